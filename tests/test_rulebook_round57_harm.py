@@ -18,22 +18,27 @@ def _gate(text: str):
 
 
 def _shown(*rows: str):
-    return read_situation("Alerts:\n" + "\n".join(rows))
+    """The alerts of a context, one row per "Host activity level" (the table's own words filled in here)."""
+    lines = []
+    for row in rows:
+        host, activity, level = row.split()
+        lines.append(f"{host}: Activity {activity}, Compromised {level}")
+    return read_situation("Alerts:\n" + "\n".join(lines))
 
 
 def test_a_state_said_first_of_the_contrasted_host_stays_in_the_condition() -> None:
     text = "If Op_Server0 has been compromised while some other box shows an exploit, Remove the exploited box, not Op_Server0."
     found = _gate(text)
-    assert truth(found, _shown("User3: Activity Exploit, Compromised User", "Op_Server0: Activity None, Compromised No")) is not True
-    assert truth(found, _shown("User3: Activity Exploit, Compromised User",
-                               "Op_Server0: Activity None, Compromised Privileged")) is True
+    assert truth(found, _shown("User3 Exploit User", "Op_Server0 None No")) is not True
+    assert truth(found, _shown("User3 Exploit User",
+                               "Op_Server0 None Privileged")) is True
 
 
 def test_a_word_defined_before_the_order_is_no_situation() -> None:
     text = "Planner: 'admin' is reserved for Privileged. Anything short of admin on Op_Server0 is to be planned as user level, never as admin."
     found = _gate(text)
-    assert truth(found, _shown("Op_Server0: Activity None, Compromised Privileged")) is not True
-    assert truth(found, _shown("Op_Server0: Activity None, Compromised User")) is True
+    assert truth(found, _shown("Op_Server0 None Privileged")) is not True
+    assert truth(found, _shown("Op_Server0 None User")) is True
     from forge.rulebook.language.glossary import defines_word
 
     assert defines_word("admin is reserved for Privileged")
@@ -45,20 +50,20 @@ def test_a_word_defined_before_the_order_is_no_situation() -> None:
 def test_the_other_counted_hosts_leave_out_the_ones_named_before() -> None:
     text = "Enterprise0 is looked after by another team. For the remaining two enterprise servers, a DecoyTomcat whenever they get scanned."
     found = _gate(text)
-    for row in ("Enterprise0: Activity Scan, Compromised No", "Defender: Activity Scan, Compromised No"):
+    for row in ("Enterprise0 Scan No", "Defender Scan No"):
         assert truth(found, _shown(row)) is not True, row
-    assert truth(found, _shown("Enterprise2: Activity Scan, Compromised No")) is True
+    assert truth(found, _shown("Enterprise2 Scan No")) is True
     counted = _gate("User2 is a honeypot of ours. For the other four user boxes, an Analyse once they show an exploit.")
-    assert truth(counted, _shown("User2: Activity Exploit, Compromised User")) is not True
-    assert truth(counted, _shown("User4: Activity Exploit, Compromised User")) is True
+    assert truth(counted, _shown("User2 Exploit User")) is not True
+    assert truth(counted, _shown("User4 Exploit User")) is True
 
 
 def test_an_order_picking_among_listed_hosts_by_state_needs_that_state() -> None:
     for text, other, picked in (
-            ("User2-User4: Remove whichever one of those gets exploited.", "User3: Activity Scan, Compromised No",
-             "User3: Activity Exploit, Compromised User"),
-            ("Enterprise0 and Enterprise2: DecoyTomcat whichever of the two is scanned.",
-             "Enterprise2: Activity None, Compromised User", "Enterprise2: Activity Scan, Compromised No")):
+            ("User2-User4: Remove whichever one of those gets exploited.", "User3 Scan No",
+             "User3 Exploit User"),
+            ("Enterprise0 and Enterprise2: DecoyTomcat whichever of those is being scanned.",
+             "Enterprise2 None User", "Enterprise2 Scan No")):
         found = _gate(text)
         assert truth(found, _shown(other)) is not True, text
         assert truth(found, _shown(picked)) is True, text

@@ -725,11 +725,11 @@ _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
 
 def counted_others(flat: str) -> tuple[str, ...]:
     """(r57h) The hosts "the other two <class>" leaves out (`_OTHERS_COUNTED`): those of the class the text names outside
-    that phrase's sentence ("Enterprise1 has its own runbook. For the other two enterprise servers, a DecoyApache when
-    they are scanned"), and, where the class's other hosts outnumber the count, the one named for no number of the
-    class (the Defender among "enterprise servers": Enterprise0 and Enterprise2 are the two). Where the count fits no
-    such reading, none (the class as it stands). Read as the whole class, the rule spoke where only Enterprise1 or the
-    Defender was scanned, the hosts its words set apart."""
+    that phrase's sentence ("Enterprise0 belongs to another team. The remaining two enterprise servers get a DecoyTomcat
+    whenever one of them is probed"), and, where the class's other hosts outnumber the count, the one named for no
+    number of the class (the Defender beside numbered enterprise servers: Enterprise1 and Enterprise2 are the two).
+    Where the count fits no such reading, none (the class as it stands). Read as the whole class, the note spoke where
+    only the host it set apart, or the Defender, was probed."""
     left: list[str] = []
     for found in _OTHERS_COUNTED.finditer(flat or ""):
         classes = classes_in(found["noun"])

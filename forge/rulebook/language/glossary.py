@@ -89,8 +89,9 @@ def glossary_said(text: str) -> str:
 
 # (r57h) A sentence that says what a word of the note's means, its subject the word itself with no host or class:
 # "root is for Privileged only", "owned means User or Privileged", "the term user level refers to Compromised User".
-# It fixes the note's vocabulary and states no situation (read as one, "'root' is for Privileged only. Anything short of
-# root on the Defender is reported as user level" held where the Defender was at Privileged, the one case it rules out).
+# It fixes the note's vocabulary and states no situation (read as one, "'admin' is reserved for Privileged; anything
+# short of admin on Op_Server0 goes in the plan as user level" held only with Op_Server0 at Privileged, the case it rules
+# out).
 _WORD_DEFINED = re.compile(r"^\s*(?:the\s+(?:word|term|label)\s+)?['\"\u2018\u201c]?(?P<word>[a-z][\w-]*(?:\s+level)?)['\"\u2019\u201d]?\s+"
                            r"(?:(?:is|are)\s+(?:only\s+|just\s+|strictly\s+)?(?:for|reserved\s+for|kept\s+for|used\s+for|said\s+of)|"
                            r"means|stands\s+for|refers\s+to|denotes)\b", re.IGNORECASE)

@@ -434,9 +434,9 @@ def _class_target(order: str):
 
 # (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
 # Op_Host1 is" (wording fills the "does" in) states Op_Host1 exploited beside the others unexploited.
-# (r57h: or as the condition's opening clause, "when User0 is owned and another host shows an exploit, remove that one, not
-# User0": the order's contrast spares User0 from what it acts on, not from the state said of it by name; dropped, the rule
-# spoke wherever another host showed an exploit, User0 clean)
+# (r57h: or as the clause the condition opens with, "if Op_Host1 sits at root while some other box is being exploited,
+# Remove that box and not Op_Host1": setting the order against the named host takes it out of what the order acts on,
+# not out of the state the condition gives it by name; dropped, the note fired on any exploit elsewhere, Op_Host1 clean)
 _EXCEPTED_RESTATED = re.compile(rf"(?:\b(?:and|but)\s+|^\s*(?:(?:when|whenever|if|while|once|as\s+long\s+as)\s+)?)(?P<clause>(?P<host>{HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
                                 re.IGNORECASE)
 
@@ -540,9 +540,9 @@ def _class_banned_alone(words):
     return Atom(host_class=words.classes[0])
 
 
-# (r57h) An order that picks among the hosts its heading lists by their state: "User1-User3: Analyse whichever of them
-# shows an exploit", "whichever one is owned". The state is what the order acts on: read as the heading alone, the rule
-# spoke wherever any of them was shown, none of them exploited.
+# (r57h) An order that picks among the hosts its heading lists by their state: "Op_Host0 to Op_Host2: Restore whichever
+# of those sits at root", "whichever one gets owned". That state is what the order acts on: read as the heading alone,
+# the note spoke wherever any listed host had a row, in any state.
 _WHICHEVER_OF_THEM = re.compile(r"\bwhichever\s+(?:one\s+)?(?:of\s+(?:them|these|those|the\s+(?:two|three|four|five|hosts?|boxes)))?\s*"
                                 r"(?P<state>(?:is|are|gets?|shows?|becomes?|reads?|sits?)\s+[^,;.:!?]+)", re.IGNORECASE)
 
