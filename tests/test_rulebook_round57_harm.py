@@ -67,3 +67,25 @@ def test_an_order_picking_among_listed_hosts_by_state_needs_that_state() -> None
         found = _gate(text)
         assert truth(found, _shown(other)) is not True, text
         assert truth(found, _shown(picked)) is True, text
+
+
+def test_a_preference_whose_own_move_is_disputed_has_no_word_left_for_what_it_puts_second() -> None:
+    from types import SimpleNamespace
+
+    from forge.rulebook.language.meaning import meaning_of, undisputed_hosts
+
+    def meaning(when, action, text):
+        return meaning_of(SimpleNamespace(when=when, action=action, directive=text, text=text))
+
+    narrow = meaning({"host": "Op_Server0", "compromise": "User"},
+                     {"mode": "prefer", "verb": "Remove", "target": "Op_Server0", "over": {"verb": "Restore", "target": "Op_Server0"}},
+                     "Op_Server0 stuck on User: Remove it; a Restore is out.")
+    broad = meaning({"host": "Op_Server0", "compromise": "any"},
+                    {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Remove", "target": "User"}},
+                    "Whenever Op_Server0 falls, its Restore goes ahead of any Remove on a user box.")
+    here = _shown("Op_Server0 None User", "User2 None User")
+    assert undisputed_hosts(broad, [narrow], here) == frozenset()
+    # where its own move is undisputed, it still speaks for the hosts it names
+    elsewhere = meaning({"host": "User2", "compromise": "User"}, {"mode": "never", "verb": "Restore", "target": "User2"},
+                        "User2 is never to be reimaged.")
+    assert "Op_Server0" in undisputed_hosts(broad, [elsewhere], here)
