@@ -821,12 +821,16 @@ _REFERENCE = re.compile(r"\b(?:same\s+(?:[\w-]+\s+)?as|just\s+like|like|not\s+un
 # ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
 _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
                        re.IGNORECASE)
+# (r57m) ... or one the text sends to another note in an aside: "(Enterprise2: see my earlier note)", "(for User3, see
+# the card above)": that host's case is the other note's, as with _NOT_MINE
+_SEE_OTHER_NOTE = re.compile(r"\(\s*(?:for\s+)?[\w-]+(?:\s+itself)?\s*[:,-]?\s*see\s+(?:my|our|the|[\w-]+['\u2019]s)\s+"
+                             r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|line|entry|card|order)s?\b[^()]*\)", re.IGNORECASE)
 
 
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
     (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, _SEE_OTHER_NOTE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")
@@ -1058,8 +1062,9 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
 # as a specimen of it: "hosts such as Op_Server0", "a desktop of the same sort as User1" (the group, never the host alone).
-_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b"
-                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?P<specimen>\w+\d)\b",
+# (r57m: "the Defender included": a host whose name ends in no digit; only the names hosts_in reads are kept)
+_INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?:the\s+)?(?P<after>\w+)\b"
+                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?:the\s+)?(?P<specimen>\w+)\b",
                        re.IGNORECASE)
 
 
