@@ -86,7 +86,7 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
-                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"bad\s+(?:idea|move|call|choice)|(?:not|never)\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|"
                        # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
                        r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:right|correct|proper|appropriate|acceptable|good|best|wise|safe|smart)"
@@ -565,8 +565,35 @@ _ANSWER_IS = re.compile(r"\b(?:the|my|our|your)\s+(?:answer|move|call|pick|choic
 _ANSWER_DENIED = re.compile(r"\s*(?:not|never)(?:\s+(?:a|an|the|to))?\s*", re.IGNORECASE)
 
 
+# (r57m) A standing "never" said in the present passive of a clause with no condition, its move ending the clause or
+# followed by a concession: "User3 is never restored, whatever state it is in", "the op hosts are never removed." A policy,
+# which forbids the move on its subject (read as the state after an auxiliary, "if it is never restored", the ban had no
+# place and a faithful "never" was refused as the opposite of the text). Not "is never restored in time", "... until ...":
+# a report of how things go, or a limit, which stay as they read.
+_NEVER_DONE_POLICY = re.compile(r"\s*never\s*$", re.IGNORECASE)
+_POLICY_CLAUSE_END = re.compile(r"\s*(?:[,;.!:]\s*(?:whatever|whichever|no\s+matter|regardless|in\s+any|under\s+any|at\s+any|"
+                                r"ever|full\s+stop|period)\b|[;.!:]|$)", re.IGNORECASE)
+_CONDITION_WORDS = re.compile(r"\b(?:if|when|whenever|unless|once|while|whether|until|till|after|before|as\s+long\s+as)\b",
+                              re.IGNORECASE)
+
+
+def _standing_never(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "never" after "is" / "are" is a standing ban said in the passive (`_NEVER_DONE_POLICY`): its clause
+    opens with no condition and its move ends the clause, or a concession follows it."""
+    before = text[:match.start()]
+    if not (_NEVER_DONE_POLICY.match(match.group(0)) and re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)):
+        return False
+    verb = VERB.match(text, match.end())
+    if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
+        return False
+    clause = re.split(r"[.;:!?,]", before)[-1]
+    return _CONDITION_WORDS.search(clause) is None and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
+    if _standing_never(text, match):
+        return False
     if _NOT_A_CASE_FOR_START.match(match.group(0)):
         return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
     if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
@@ -587,7 +614,9 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
-                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before))
+                # (r57m) "User3 is never restored": a standing ban in the passive (_standing_never), said of its subject
+                or _NEVER_DONE_POLICY.match(match.group(0)) is not None and bool(re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)))
 
 
 # (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
