@@ -566,6 +566,8 @@ _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u20
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
                      r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b|"
+                     # (r57m) "..., no discussion", "no debate", "no arguing": the order not open to dispute
+                     r"\bno\s+(?:discussion|debate|argument|arguing|ifs\s+or\s+buts|two\s+ways\s+about\s+it)\b|"
                      # (r42m) a concession, "no matter what the other hosts show", "no matter how busy the step is": the
                      # order holds whatever else holds, no negation of it
                      r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)",
@@ -638,6 +640,24 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
                              r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
+# (r57m) The "no" that answers the question before it, opening the clause after: "Should I have restored? No, I should
+# have analysed: Analyse Enterprise2 ...". It turns down the move the question asked after (forms.moves_answered, the
+# _answered check), never the other move the answer goes on to order.
+_ANSWER_NO_OPENS = re.compile(r"^\s*(?:no|nope|nah)\s*[,.!:;\u2014\u2013-]+\s*", re.IGNORECASE)
+
+
+def _answer_no_away(text: str, clause: str, verb: str) -> str:
+    """(r57m) `clause` without its opening "no" (`_ANSWER_NO_OPENS`) where the sentence before it is a question that
+    asks after some move, and not after `verb`."""
+    opening = _ANSWER_NO_OPENS.match(clause)
+    at = text.find(clause.strip())
+    if opening is None or at < 0 or not text[:at].rstrip().endswith("?"):
+        return clause
+    question = re.split(r"(?<=[.!?;:])\s+", text[:at].rstrip()[:-1])[-1]
+    asked = verbs_in(question)
+    return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
+
+
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
 # value, said in words, no turning down of the order's verb.
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
@@ -756,7 +776,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
-            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(clause, done))))
+            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(
+                _answer_no_away(words.text, clause, verb), done))))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
