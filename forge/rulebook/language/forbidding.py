@@ -108,7 +108,10 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
                         # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
-                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
+                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
+                        # (r57m) "rather a decoy than a Restore on Enterprise0", "Rather a Remove on the fresh host than a
+                        # Restore of ...": the move said first (after "rather a") is preferred, the one after "than" put aside
+                        r"(?<![\w'\u2019])rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
