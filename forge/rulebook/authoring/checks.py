@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -168,7 +168,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r40m) "its evidence lists no <file>": the evidence reading's own negation, the gate judges it
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
-        if _fallback_after_the_order(words, condition.text, action):
+        if _fallback_after_the_order(words, condition.text, action) or _unavailability_guarded(words.text, condition.text, unexpressed):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
@@ -270,6 +270,23 @@ def _fallback_after_the_order(words: Wording, condition: str, action: Optional[d
     def ordered(text: str, verb: str, target: Optional[str]) -> bool:
         return any(same_verb(v, verb) for v in verbs_in(text)) and (not _concrete(target) or target in hosts_in(text))
     return all(ordered(before, v, t) and not ordered(after, v, t) for v, t in done)
+
+
+# (r57m) A condition that says only that a move cannot be made this turn, `MOVE_UNAVAILABLE` ("if a Restore is not
+# possible this turn", "when no Restore is possible"): no "not" or quiet value of the table says it, so the predicate
+# cannot express it; the compilation states it in its unexpressed rest, which the gate holds the rule to.
+
+
+def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool:
+    """(r57m) Whether `condition` (with the words after it in `text`: the reading may end it at the move, "when no")
+    says only that a move is not possible (`MOVE_UNAVAILABLE`, negated) and the unexpressed rest says that of the same
+    move."""
+    at = text.find(condition.strip(" ,.;:"))
+    said = MOVE_UNAVAILABLE.match(text, at) if at >= 0 and condition.strip(" ,.;:") else None
+    if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
+            or not denies_availability(said):
+        return False
+    return any(verbs_in(m["move"]) == verbs_in(said["move"]) for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:

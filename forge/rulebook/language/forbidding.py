@@ -171,7 +171,11 @@ _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|sho
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + VERB_WORD + r"))|"
                           r"(?:" + VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
-                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)|"
+                          # (r57m) "a Remove on User2 is only for turns when no Restore is possible": the move kept for
+                          # when the other cannot be made
+                          r"(?:is|are)\s+only\s+for\s+(?:the\s+)?(?:turns?|times?|cases?|steps?|moments?)\s+(?:when|where|in\s+which)\s+"
+                          r"(?:there\s+is\s+)?no\s+[\w-]+\s+(?:is|was)\s+(?:possible|available|an\s+option)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + VERB_WORD + r")(?=" + _WAITS + r")|"
                           # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
@@ -454,7 +458,7 @@ def _forbidding(instruction: str):
             position = match.end()
             continue
         if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
-                or _WHY_NOT.search(instruction[:match.start()]):
+                or _WHY_NOT.search(instruction[:match.start()]) or _availability_denied(instruction, match):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -502,6 +506,34 @@ def _without_denied(instruction: str, match: re.Match) -> bool:
         return False
     clause = re.split(r"[.;:!?,]", instruction[:match.start()])[-1]
     return _NEGATION_OPENS_CLAUSE.search(clause) is not None
+
+
+# (r57m) A move said not to be open this turn: "if a Restore is not possible this turn", "when no Restore is possible",
+# "if a Remove can't be done" (`move`: the move's word). A case no row of the table states: the fallback's, which the
+# checks let a compilation keep in its unexpressed rest, and the guard reader keeps from silencing the move itself.
+MOVE_UNAVAILABLE = re.compile(r"(?:(?:if|when|whenever|while|once|in\s+turns?\s+when)\s+)?(?:(?:there\s+is\s+)?no|a|an|the|any)\s+"
+                              r"(?P<move>[\w-]+)\s+(?:(?:is|was)\s*(?:not|n['\u2019]t)?\s*(?:possible|available|an\s+option|"
+                              r"on\s+offer|open\s+to\s+(?:me|us|you))|can(?:not|['\u2019]t|\s+not)\s+be\s+(?:done|made|run|played))"
+                              r"(?:\s+(?:this|that|the)\s+(?:turn|step))?", re.IGNORECASE)
+
+
+def denies_availability(found: re.Match) -> bool:
+    """(r57m) Whether a match of MOVE_UNAVAILABLE says the move is NOT open ("no Restore is possible", "isn't
+    available"), not that it is."""
+    return re.search(r"(?:\bno\b|\bnot\b|n['\u2019]t\b|\bcannot\b)", found.group(0), re.IGNORECASE) is not None
+
+
+# (r57m) "no <move> is possible", "no Restore is available this turn": a move said not to be open, the case a fallback
+# waits for, no prohibition of it (read as one, the order of that very move in the other case was refused as its opposite)
+_AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|an\s+option|on\s+offer|open\s+to\s+(?:me|us|you))\b",
+                              re.IGNORECASE)
+
+
+def _availability_denied(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
+    verb = VERB.match(text, match.end())
+    return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
+                and _AVAILABLE_AFTER.match(text, verb.end()))
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
