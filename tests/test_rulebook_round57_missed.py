@@ -127,3 +127,18 @@ def test_move_kept_for_when_the_other_is_impossible_is_dispreferred_and_no_ban_o
     assert text_problem(_KEPT_FOR, when, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0"), rest) is None
     assert text_problem(_KEPT_FOR, when, _prefer("Restore", "Enterprise0", "Remove", "Enterprise0"), rest) is not None
     assert guard_rest(rest, when, _KEPT_FOR, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0")) == ""
+
+
+# --- a rest that says which words the report holds -----------------------------------------------------------------
+
+_REPORT_WORD = "Analyst: Op_Host1 under an exploit is rated critical in your record, whichever subnet is busier."
+
+
+def test_rest_naming_the_reports_words_does_not_guard():
+    when = {"host": "Op_Host1", "activity": "Exploit"}
+    for rest in ("the order is the rating word of the record, no move of ours",
+                 "the order is a word the record must never use, no move of ours"):
+        assert guard_rest(rest, when, _REPORT_WORD, None) == ""
+    # (a rest that names a state or a condition still guards)
+    kept = "the order is the rating word of the record once Op_Host1 has been scanned"
+    assert guard_rest(kept, when, _REPORT_WORD, None) == kept

@@ -474,7 +474,12 @@ def _named_hosts_only(text: str, when) -> bool:
 # the rule was silent wherever its predicate held.
 _ANSWER_FORM = re.compile(r"\b(?:wording|worded|phrasing|phrased|(?:first|last|opening|top)\s+(?:line|word|sentence)s?|"
                           r"one[- ]line|how\s+the\s+(?:report|plan|analysis)\s+is\s+(?:written|worded)|"
-                          r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls))\b", re.IGNORECASE)
+                          r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls)|"
+                          # (r57m) "the risk word of the report", "a word of the record", "the words of the report", "a word
+                          # the report must not use": which words the answer holds, as its wording
+                          r"(?:the|a|an)\s+(?:(?:risk|rating|status)\s+)?words?\s+(?:of|in)\s+the\s+(?:report|record|analysis|rating)|"
+                          r"(?:a|the|any)\s+words?\s+the\s+(?:report|record|analysis)\s+(?:must|should|may)\s+(?:not\s+|never\s+)?use)\b",
+                          re.IGNORECASE)
 _MOVE_KIND = re.compile(r"^(?:any|every|each|all)\s+(?:of\s+the\s+)?decoy\s+(?:verb|move)s?\b", re.IGNORECASE)
 # a fact of the analyst's evidence or a condition word: a part that says one is a condition, whatever else it says
 _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|process(?:es)?|when|whenever|if|while|once|after|"
