@@ -61,8 +61,8 @@ def test_passive_never_with_a_concession_is_a_ban_on_its_subject():
 
 # --- "is never worth it" -------------------------------------------------------------------------------------------
 
-_NEVER_WORTH = ("I analysed User4 three turns running and learnt nothing new. User4 gets one Analyse per game at most; "
-                "once it has had one, another Analyse of it is never worth it.")
+_NEVER_WORTH = ("I analysed User4 three turns running and learnt nothing new. User4 is due a single Analyse in a game; "
+                "after that one, a further Analyse there is never worth it.")
 
 
 def test_never_worth_it_turns_the_move_down():
@@ -84,8 +84,8 @@ def test_no_debate_is_emphasis_not_a_turning_down():
 
 # --- the "no" that answers a question about another move -----------------------------------------------------------
 
-_ANSWERED = ("User1 went to Unknown and I removed it again at once. Was a second Remove right? No, I ought to have "
-             "analysed it: at Unknown, Analyse User1 ahead of any Remove of it.")
+_ANSWERED = ("User1 fell to Unknown; my next move was one more Remove. Was a second Remove right? No, I ought to "
+             "have analysed it: at Unknown, Analyse User1 ahead of any Remove of it.")
 
 
 def test_answer_no_denies_the_move_asked_after_and_leaves_the_other_order():
@@ -118,12 +118,12 @@ def test_move_not_possible_condition_kept_in_the_rest_passes_and_does_not_guard(
 
 
 _KEPT_FOR = ("Yesterday I reimaged Enterprise0 although a Remove would have done. A Restore of Enterprise0 is only for "
-             "turns when no Remove is possible; when one is, Remove Enterprise0 while it is compromised.")
+             "the times when no Remove is available; when one is, Remove Enterprise0 while it is compromised.")
 
 
 def test_move_kept_for_when_the_other_is_impossible_is_dispreferred_and_no_ban_of_the_other():
     when = {"host": "Enterprise0", "compromise": "any"}
-    rest = "the Restore is for turns when no Remove is possible"
+    rest = "the Restore is kept for times when no Remove is available"
     assert text_problem(_KEPT_FOR, when, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0"), rest) is None
     assert text_problem(_KEPT_FOR, when, _prefer("Restore", "Enterprise0", "Remove", "Enterprise0"), rest) is not None
     assert guard_rest(rest, when, _KEPT_FOR, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0")) == ""
@@ -137,7 +137,7 @@ _REPORT_WORD = "Analyst: Op_Host1 under an exploit is rated critical in your rec
 def test_rest_naming_the_reports_words_does_not_guard():
     when = {"host": "Op_Host1", "activity": "Exploit"}
     for rest in ("the order is the rating word of the record, no move of ours",
-                 "the order is a word the record must never use, no move of ours"):
+                 "it orders a word the record must never use, no move of ours"):
         assert guard_rest(rest, when, _REPORT_WORD, None) == ""
     # (a rest that names a state or a condition still guards)
     kept = "the order is the rating word of the record once Op_Host1 has been scanned"

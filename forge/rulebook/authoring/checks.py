@@ -272,8 +272,8 @@ def _fallback_after_the_order(words: Wording, condition: str, action: Optional[d
     return all(ordered(before, v, t) and not ordered(after, v, t) for v, t in done)
 
 
-# (r57m) A condition that says only that a move cannot be made this turn, `MOVE_UNAVAILABLE` ("if a Restore is not
-# possible this turn", "when no Restore is possible"): no "not" or quiet value of the table says it, so the predicate
+# (r57m) A condition that says only that a move cannot be made this turn, `MOVE_UNAVAILABLE` ("if a Remove can't be
+# done that step", "when no Restore is open to us"): no "not" or quiet value of the table says it, so the predicate
 # cannot express it; the compilation states it in its unexpressed rest, which the gate holds the rule to.
 
 
@@ -657,8 +657,8 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
                              r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
-# (r57m) The "no" that answers the question before it, opening the clause after: "Should I have restored? No, I should
-# have analysed: Analyse Enterprise2 ...". It turns down the move the question asked after (forms.moves_answered, the
+# (r57m) The "no" that answers the question before it, opening the clause after: "Was a Remove right there? No, an
+# Analyse was due: Analyse User4 ...". It turns down the move the question asked after (forms.moves_answered, the
 # _answered check), never the other move the answer goes on to order.
 _ANSWER_NO_OPENS = re.compile(r"^\s*(?:no|nope|nah)\s*[,.!:;\u2014\u2013-]+\s*", re.IGNORECASE)
 

@@ -109,8 +109,8 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
                         r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
-                        # (r57m) "rather a decoy than a Restore on Enterprise0", "Rather a Remove on the fresh host than a
-                        # Restore of ...": the move said first (after "rather a") is preferred, the one after "than" put aside
+                        # (r57m) "rather a Remove of User1 than a Restore of it", "Rather an Analyse of the new box than
+                        # another Remove": the move said first (after "rather a") is preferred, the one after "than" put aside
                         r"(?<![\w'\u2019])rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
@@ -172,8 +172,8 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           r"(?:" + VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
                           r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)|"
-                          # (r57m) "a Remove on User2 is only for turns when no Restore is possible": the move kept for
-                          # when the other cannot be made
+                          # (r57m) "a Restore of Op_Host1 is only for the times when no Remove is available": the move
+                          # kept for when the other cannot be made
                           r"(?:is|are)\s+only\s+for\s+(?:the\s+)?(?:turns?|times?|cases?|steps?|moments?)\s+(?:when|where|in\s+which)\s+"
                           r"(?:there\s+is\s+)?no\s+[\w-]+\s+(?:is|was)\s+(?:possible|available|an\s+option)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
@@ -508,8 +508,8 @@ def _without_denied(instruction: str, match: re.Match) -> bool:
     return _NEGATION_OPENS_CLAUSE.search(clause) is not None
 
 
-# (r57m) A move said not to be open this turn: "if a Restore is not possible this turn", "when no Restore is possible",
-# "if a Remove can't be done" (`move`: the move's word). A case no row of the table states: the fallback's, which the
+# (r57m) A move said not to be open this turn: "if a Remove isn't available that step", "when no Restore is open to
+# us", "if a Remove can't be done" (`move`: the move's word). A case no row of the table states: the fallback's, which the
 # checks let a compilation keep in its unexpressed rest, and the guard reader keeps from silencing the move itself.
 MOVE_UNAVAILABLE = re.compile(r"(?:(?:if|when|whenever|while|once|in\s+turns?\s+when)\s+)?(?:(?:there\s+is\s+)?no|a|an|the|any)\s+"
                               r"(?P<move>[\w-]+)\s+(?:(?:is|was)\s*(?:not|n['\u2019]t)?\s*(?:possible|available|an\s+option|"
@@ -523,7 +523,7 @@ def denies_availability(found: re.Match) -> bool:
     return re.search(r"(?:\bno\b|\bnot\b|n['\u2019]t\b|\bcannot\b)", found.group(0), re.IGNORECASE) is not None
 
 
-# (r57m) "no <move> is possible", "no Restore is available this turn": a move said not to be open, the case a fallback
+# (r57m) "no <move> is possible", "while no Remove is available": a move said not to be open, the case a fallback
 # waits for, no prohibition of it (read as one, the order of that very move in the other case was refused as its opposite)
 _AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|an\s+option|on\s+offer|open\s+to\s+(?:me|us|you))\b",
                               re.IGNORECASE)
@@ -601,9 +601,9 @@ _ANSWER_DENIED = re.compile(r"\s*(?:not|never)(?:\s+(?:a|an|the|to))?\s*", re.IG
 
 
 # (r57m) A standing "never" said in the present passive of a clause with no condition, its move ending the clause or
-# followed by a concession: "User3 is never restored, whatever state it is in", "the op hosts are never removed." A policy,
+# followed by a concession: "Op_Host1 is never removed, whatever its row says", "the op hosts are never reimaged." A policy,
 # which forbids the move on its subject (read as the state after an auxiliary, "if it is never restored", the ban had no
-# place and a faithful "never" was refused as the opposite of the text). Not "is never restored in time", "... until ...":
+# place and a faithful "never" was refused as the opposite of the text). Not "is never removed in time", "... until ...":
 # a report of how things go, or a limit, which stay as they read.
 _NEVER_DONE_POLICY = re.compile(r"\s*never\s*$", re.IGNORECASE)
 _POLICY_CLAUSE_END = re.compile(r"\s*(?:[,;.!:]\s*(?:whatever|whichever|no\s+matter|regardless|in\s+any|under\s+any|at\s+any|"
@@ -650,7 +650,7 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before))
-                # (r57m) "User3 is never restored": a standing ban in the passive (_standing_never), said of its subject
+                # (r57m) "Op_Host1 is never removed": a standing ban in the passive (_standing_never), said of its subject
                 or _NEVER_DONE_POLICY.match(match.group(0)) is not None and bool(re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)))
 
 

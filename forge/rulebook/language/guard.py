@@ -411,7 +411,7 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     if action is not None and _orders_other_moves(text, action, when):
         return ""  # (r56l) another case's own move, "otherwise Restore it" beside a Remove: never the rule's own case
     if action is not None and _fallbacks_case(text, action):
-        return ""  # (r57m) "the Remove only when no Restore is possible" beside a Restore: the fallback's case
+        return ""  # (r57m) "an Analyse only if no Remove is open to us" beside a Remove: the fallback's case
     if source and _said_aside(text, source):
         return ""
     if _answer_or_move_kind(text, when):
@@ -475,8 +475,8 @@ def _named_hosts_only(text: str, when) -> bool:
 _ANSWER_FORM = re.compile(r"\b(?:wording|worded|phrasing|phrased|(?:first|last|opening|top)\s+(?:line|word|sentence)s?|"
                           r"one[- ]line|how\s+the\s+(?:report|plan|analysis)\s+is\s+(?:written|worded)|"
                           r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls)|"
-                          # (r57m) "the risk word of the report", "a word of the record", "the words of the report", "a word
-                          # the report must not use": which words the answer holds, as its wording
+                          # (r57m) "the rating word in the record", "a word of the analysis", "the words of the report", "a
+                          # word the record may never use": which words the answer holds, as its wording
                           r"(?:the|a|an)\s+(?:(?:risk|rating|status)\s+)?words?\s+(?:of|in)\s+the\s+(?:report|record|analysis|rating)|"
                           r"(?:a|the|any)\s+words?\s+the\s+(?:report|record|analysis)\s+(?:must|should|may)\s+(?:not\s+|never\s+)?use)\b",
                           re.IGNORECASE)
@@ -605,8 +605,8 @@ def _orders_other_moves(rest: str, action, when=None) -> bool:
 
 def _fallbacks_case(rest: str, action) -> bool:
     """(r57m) Whether a rest says only when the other moves are made, the rule's own move being not possible
-    (MOVE_UNAVAILABLE): "fallbacks (Remove, then Analyse) only when a Restore is not possible", "the Remove is for turns
-    when no Restore is possible" beside a Restore. Where the rule's move cannot be made, the rule is moot, so the rest
+    (MOVE_UNAVAILABLE): "the Analyse kept for a step where no Remove can be done", "a Restore, but only if a Remove isn't
+    available" beside a Remove. Where the rule's move cannot be made, the rule is moot, so the rest
     restricts only the other moves (read as a guard it claimed nothing the product could place, and the rule was silent
     in its own case). The moves named before the case must be none of the rule's own moves (the move it prefers its
     own over may be one of them)."""
@@ -618,7 +618,7 @@ def _fallbacks_case(rest: str, action) -> bool:
     before = rest[:said[0].start()]
     others = set(verbs_in(before))
     return bool(others) and not others & ordered and not hosts_in(before) and not classes_in(before) \
-        and re.search(r"\b(?:only|is\s+for|are\s+for|just)\b|\bfallbacks?\b", before, re.I) is not None
+        and re.search(r"\b(?:only|is\s+for|are\s+for|just|kept\s+for)\b|\bfallbacks?\b", before, re.I) is not None
 
 
 def _parsed(action):
