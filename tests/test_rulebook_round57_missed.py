@@ -127,6 +127,8 @@ def test_move_kept_for_when_the_other_is_impossible_is_dispreferred_and_no_ban_o
     assert text_problem(_KEPT_FOR, when, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0"), rest) is None
     assert text_problem(_KEPT_FOR, when, _prefer("Restore", "Enterprise0", "Remove", "Enterprise0"), rest) is not None
     assert guard_rest(rest, when, _KEPT_FOR, _prefer("Remove", "Enterprise0", "Restore", "Enterprise0")) == ""
+    # (a move said to be no option is turned down, and stays a ban)
+    assert prohibitions_in("No Remove is an option on Op_Host2.")[0][0].verb == "Remove"
 
 
 # --- a rest that says which words the report holds -----------------------------------------------------------------

@@ -525,7 +525,8 @@ def denies_availability(found: re.Match) -> bool:
 
 # (r57m) "no <move> is possible", "while no Remove is available": a move said not to be open, the case a fallback
 # waits for, no prohibition of it (read as one, the order of that very move in the other case was refused as its opposite)
-_AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|an\s+option|on\s+offer|open\s+to\s+(?:me|us|you))\b",
+# (not "no Remove is an option on User1": a verdict against the move, which stays a ban)
+_AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|on\s+offer|open\s+to\s+(?:me|us|you))\b",
                               re.IGNORECASE)
 
 
