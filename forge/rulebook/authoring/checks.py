@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -168,7 +168,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r40m) "its evidence lists no <file>": the evidence reading's own negation, the gate judges it
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
-        if _fallback_after_the_order(words, condition.text, action):
+        if _fallback_after_the_order(words, condition.text, action) or _unavailability_guarded(words.text, condition.text, unexpressed):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
@@ -270,6 +270,23 @@ def _fallback_after_the_order(words: Wording, condition: str, action: Optional[d
     def ordered(text: str, verb: str, target: Optional[str]) -> bool:
         return any(same_verb(v, verb) for v in verbs_in(text)) and (not _concrete(target) or target in hosts_in(text))
     return all(ordered(before, v, t) and not ordered(after, v, t) for v, t in done)
+
+
+# (r57m) A condition that says only that a move cannot be made this turn, `MOVE_UNAVAILABLE` ("if a Remove can't be
+# done that step", "when no Restore is open to us"): no "not" or quiet value of the table says it, so the predicate
+# cannot express it; the compilation states it in its unexpressed rest, which the gate holds the rule to.
+
+
+def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool:
+    """(r57m) Whether `condition` (with the words after it in `text`: the reading may end it at the move, "when no")
+    says only that a move is not possible (`MOVE_UNAVAILABLE`, negated) and the unexpressed rest says that of the same
+    move."""
+    at = text.find(condition.strip(" ,.;:"))
+    said = MOVE_UNAVAILABLE.match(text, at) if at >= 0 and condition.strip(" ,.;:") else None
+    if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
+            or not denies_availability(said):
+        return False
+    return any(verbs_in(m["move"]) == verbs_in(said["move"]) for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:
@@ -566,6 +583,8 @@ _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u20
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
                      r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b|"
+                     # (r57m) "..., no discussion", "no debate", "no arguing": the order not open to dispute
+                     r"\bno\s+(?:discussion|debate|argument|arguing|ifs\s+or\s+buts|two\s+ways\s+about\s+it)\b|"
                      # (r42m) a concession, "no matter what the other hosts show", "no matter how busy the step is": the
                      # order holds whatever else holds, no negation of it
                      r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)",
@@ -638,6 +657,24 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
                              r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
+# (r57m) The "no" that answers the question before it, opening the clause after: "Was a Remove right there? No, an
+# Analyse was due: Analyse User4 ...". It turns down the move the question asked after (forms.moves_answered, the
+# _answered check), never the other move the answer goes on to order.
+_ANSWER_NO_OPENS = re.compile(r"^\s*(?:no|nope|nah)\s*[,.!:;\u2014\u2013-]+\s*", re.IGNORECASE)
+
+
+def _answer_no_away(text: str, clause: str, verb: str) -> str:
+    """(r57m) `clause` without its opening "no" (`_ANSWER_NO_OPENS`) where the sentence before it is a question that
+    asks after some move, and not after `verb`."""
+    opening = _ANSWER_NO_OPENS.match(clause)
+    at = text.find(clause.strip())
+    if opening is None or at < 0 or not text[:at].rstrip().endswith("?"):
+        return clause
+    question = re.split(r"(?<=[.!?;:])\s+", text[:at].rstrip()[:-1])[-1]
+    asked = verbs_in(question)
+    return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
+
+
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
 # value, said in words, no turning down of the order's verb.
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
@@ -756,7 +793,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
-            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(clause, done))))
+            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(
+                _answer_no_away(words.text, clause, verb), done))))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
@@ -821,12 +859,16 @@ _REFERENCE = re.compile(r"\b(?:same\s+(?:[\w-]+\s+)?as|just\s+like|like|not\s+un
 # ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
 _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
                        re.IGNORECASE)
+# (r57m) ... or one the text sends to another note in an aside: "(Enterprise2: see my earlier note)", "(for User3, see
+# the card above)": that host's case is the other note's, as with _NOT_MINE
+_SEE_OTHER_NOTE = re.compile(r"\(\s*(?:for\s+)?[\w-]+(?:\s+itself)?\s*[:,-]?\s*see\s+(?:my|our|the|[\w-]+['\u2019]s)\s+"
+                             r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|line|entry|card|order)s?\b[^()]*\)", re.IGNORECASE)
 
 
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
     (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, _SEE_OTHER_NOTE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")
@@ -1058,8 +1100,9 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
 # as a specimen of it: "hosts such as Op_Server0", "a desktop of the same sort as User1" (the group, never the host alone).
-_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b"
-                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?P<specimen>\w+\d)\b",
+# (r57m: "the Defender included": a host whose name ends in no digit; only the names hosts_in reads are kept)
+_INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?:the\s+)?(?P<after>\w+)\b"
+                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?:the\s+)?(?P<specimen>\w+)\b",
                        re.IGNORECASE)
 
 

@@ -86,7 +86,7 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
-                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"bad\s+(?:idea|move|call|choice)|(?:not|never)\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|"
                        # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
                        r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:right|correct|proper|appropriate|acceptable|good|best|wise|safe|smart)"
@@ -108,7 +108,10 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
                         # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
-                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
+                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
+                        # (r57m) "rather a Remove of User1 than a Restore of it", "Rather an Analyse of the new box than
+                        # another Remove": the move said first (after "rather a") is preferred, the one after "than" put aside
+                        r"(?<![\w'\u2019])rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
@@ -168,7 +171,11 @@ _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|sho
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + VERB_WORD + r"))|"
                           r"(?:" + VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
-                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)|"
+                          # (r57m) "a Restore of Op_Host1 is only for the times when no Remove is available": the move
+                          # kept for when the other cannot be made
+                          r"(?:is|are)\s+only\s+for\s+(?:the\s+)?(?:turns?|times?|cases?|steps?|moments?)\s+(?:when|where|in\s+which)\s+"
+                          r"(?:there\s+is\s+)?no\s+[\w-]+\s+(?:is|was)\s+(?:possible|available|an\s+option)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + VERB_WORD + r")(?=" + _WAITS + r")|"
                           # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
@@ -451,7 +458,7 @@ def _forbidding(instruction: str):
             position = match.end()
             continue
         if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
-                or _WHY_NOT.search(instruction[:match.start()]):
+                or _WHY_NOT.search(instruction[:match.start()]) or _availability_denied(instruction, match):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -499,6 +506,35 @@ def _without_denied(instruction: str, match: re.Match) -> bool:
         return False
     clause = re.split(r"[.;:!?,]", instruction[:match.start()])[-1]
     return _NEGATION_OPENS_CLAUSE.search(clause) is not None
+
+
+# (r57m) A move said not to be open this turn: "if a Remove isn't available that step", "when no Restore is open to
+# us", "if a Remove can't be done" (`move`: the move's word). A case no row of the table states: the fallback's, which the
+# checks let a compilation keep in its unexpressed rest, and the guard reader keeps from silencing the move itself.
+MOVE_UNAVAILABLE = re.compile(r"(?:(?:if|when|whenever|while|once|in\s+turns?\s+when)\s+)?(?:(?:there\s+is\s+)?no|a|an|the|any)\s+"
+                              r"(?P<move>[\w-]+)\s+(?:(?:is|was)\s*(?:not|n['\u2019]t)?\s*(?:possible|available|an\s+option|"
+                              r"on\s+offer|open\s+to\s+(?:me|us|you))|can(?:not|['\u2019]t|\s+not)\s+be\s+(?:done|made|run|played))"
+                              r"(?:\s+(?:this|that|the)\s+(?:turn|step))?", re.IGNORECASE)
+
+
+def denies_availability(found: re.Match) -> bool:
+    """(r57m) Whether a match of MOVE_UNAVAILABLE says the move is NOT open ("no Restore is possible", "isn't
+    available"), not that it is."""
+    return re.search(r"(?:\bno\b|\bnot\b|n['\u2019]t\b|\bcannot\b)", found.group(0), re.IGNORECASE) is not None
+
+
+# (r57m) "no <move> is possible", "while no Remove is available": a move said not to be open, the case a fallback
+# waits for, no prohibition of it (read as one, the order of that very move in the other case was refused as its opposite)
+# (not "no Remove is an option on User1": a verdict against the move, which stays a ban)
+_AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|on\s+offer|open\s+to\s+(?:me|us|you))\b",
+                              re.IGNORECASE)
+
+
+def _availability_denied(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
+    verb = VERB.match(text, match.end())
+    return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
+                and _AVAILABLE_AFTER.match(text, verb.end()))
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -565,8 +601,35 @@ _ANSWER_IS = re.compile(r"\b(?:the|my|our|your)\s+(?:answer|move|call|pick|choic
 _ANSWER_DENIED = re.compile(r"\s*(?:not|never)(?:\s+(?:a|an|the|to))?\s*", re.IGNORECASE)
 
 
+# (r57m) A standing "never" said in the present passive of a clause with no condition, its move ending the clause or
+# followed by a concession: "Op_Host1 is never removed, whatever its row says", "the op hosts are never reimaged." A policy,
+# which forbids the move on its subject (read as the state after an auxiliary, "if it is never restored", the ban had no
+# place and a faithful "never" was refused as the opposite of the text). Not "is never removed in time", "... until ...":
+# a report of how things go, or a limit, which stay as they read.
+_NEVER_DONE_POLICY = re.compile(r"\s*never\s*$", re.IGNORECASE)
+_POLICY_CLAUSE_END = re.compile(r"\s*(?:[,;.!:]\s*(?:whatever|whichever|no\s+matter|regardless|in\s+any|under\s+any|at\s+any|"
+                                r"ever|full\s+stop|period)\b|[;.!:]|$)", re.IGNORECASE)
+_CONDITION_WORDS = re.compile(r"\b(?:if|when|whenever|unless|once|while|whether|until|till|after|before|as\s+long\s+as)\b",
+                              re.IGNORECASE)
+
+
+def _standing_never(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "never" after "is" / "are" is a standing ban said in the passive (`_NEVER_DONE_POLICY`): its clause
+    opens with no condition and its move ends the clause, or a concession follows it."""
+    before = text[:match.start()]
+    if not (_NEVER_DONE_POLICY.match(match.group(0)) and re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)):
+        return False
+    verb = VERB.match(text, match.end())
+    if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
+        return False
+    clause = re.split(r"[.;:!?,]", before)[-1]
+    return _CONDITION_WORDS.search(clause) is None and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
+    if _standing_never(text, match):
+        return False
     if _NOT_A_CASE_FOR_START.match(match.group(0)):
         return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
     if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
@@ -587,7 +650,9 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
-                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before))
+                # (r57m) "Op_Host1 is never removed": a standing ban in the passive (_standing_never), said of its subject
+                or _NEVER_DONE_POLICY.match(match.group(0)) is not None and bool(re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)))
 
 
 # (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
