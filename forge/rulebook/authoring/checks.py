@@ -69,7 +69,7 @@ from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, 
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
-from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
+from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
@@ -1990,7 +1990,23 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _narrow(text, predicate, unexpressed, action) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
-        or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action)
+        or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
+        or _server_on_named_host(words, predicate, action)
+
+
+def _server_on_named_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r57l) A lesson that speaks of "the server" where the text names no server (names.server_unnamed: "When User1 is
+    rooted, Restore the server") compiled on the hosts it names alone, none a server: the server was read as one of
+    them (the Restore aimed at User1, or "the server is rooted" placed on User1), a host it is not. Left alone: an entry
+    with a class, a host in general, or any server among its places (the server may be one of those)."""
+    if not server_unnamed(words.text, f"{words.situation} {words.instruction}"):
+        return None
+    places = {h for a, _ in atoms_of(predicate) for h in [a.host] if h is not None} \
+        | {t for _, t in _own_moves(action) if isinstance(t, str) and t in HOSTS}
+    if any(a.host is None for a, _ in atoms_of(predicate)) or not places or places & SERVER_HOSTS:
+        return None
+    return (f"host: the text speaks of the server, a host it does not name, but the entry is about "
+            f"{', '.join(sorted(places))} alone, none of them a server: keep the server out of the hosts it names")
 
 
 def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:

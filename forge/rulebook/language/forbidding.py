@@ -678,6 +678,11 @@ _NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|secon
 
 # (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
 # never be restored": the clause of another prohibition, whose subject is its own
+# (r57l) The words that open the clause a ban lasts until, or starts at: "until / till / before <state>", "once / after
+# <state>", "as long as <state>". The hosts after them are the ban's condition, never its place.
+_BAN_ENDS = r"until|till|before|once|after|as\s+long\s+as|so\s+long\s+as"
+
+
 _NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
                  r"are\s+to)\b)")
 
@@ -1180,7 +1185,10 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         after = instruction[verb.end():]
         # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
-        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b|" + _NEXT_SUBJECT, after, maxsplit=1)[0]
+        # (r57l: nor past the clause that ends or lifts the ban, "Do not Restore User2 until Enterprise0 gets rooted": the
+        # host it waits on is the ban's end, no place of it; read as one, Enterprise0 was banned too, as "unless" never was)
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever|" + _BAN_ENDS + r")\b|" + _NEXT_SUBJECT,
+                         after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
         # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
         # said of the same subject (read alone, its subject was none and the move was forbidden on every host)
