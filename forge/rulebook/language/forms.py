@@ -24,7 +24,12 @@ from forge.rulebook.language.spelling import misspellings_mended
 # (r57l) "No-brainer" ("no brainer", "a total no-brainer") answers that the move asked is the obvious one: it affirms. Its
 # "no" before the hyphen, read as a "no" standing alone (the hyphen taken for a dash), turned the order round into a ban
 # of the move it urges. Every reader of a "no" answer holds it off with this; `_ANSWER_AFFIRMS` reads it as a yes.
-NO_BRAINER = r"(?![\s\u2010\u2011-]*brainers?\b)"
+# (r57d) Only a no-brainer said, not asked, with no denial in its sentence (`_BRAINER_AFFIRMS`): "A: No-brainer? No.", "A:
+# No-brainer for a junior, but no, never", "No-brainer, right? Wrong" turn the move down, and held off there, the "no"
+# answer was lost and the Remove it refuses passed as the order.
+_BRAINER_AFFIRMS = (r"[\s\u2010\u2011-]*brainers?\b(?![^.!?\n]*(?:\?|\b(?:not|no|nope|never|hardly|but|except|unless|wrong)\b|"
+                    r"n['\u2019]t\b))")
+NO_BRAINER = r"(?!" + _BRAINER_AFFIRMS + ")"
 
 
 _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|short\s+of|failing|lacking|pending)\b"
@@ -1400,7 +1405,7 @@ _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definite
 _ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
                                   r"\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)|"
-                             r"^\W*(?:(?:a|an|total|complete)\s+)*no[\s\u2010\u2011-]*brainer\b", re.IGNORECASE)
+                             r"^\W*(?:(?:a|an|total|complete)\s+)*no" + _BRAINER_AFFIRMS, re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
                           re.IGNORECASE)
@@ -1481,23 +1486,25 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     for found in (*_MOVE_ASKED.finditer(text or ""), *_MOVE_ASKED_ELLIPTICAL.finditer(text or "")):
         question = found.group("question") or found.groupdict().get("bare") or ""
         asked = set(verbs_in(question)) - set(verbs_in(found["answer"]))
+        # (r57d) the answer with the question mark that may close it: a no-brainer asked ("A: No-brainer? No.") affirms nothing
+        answer = found["answer"] + text[found.end("answer"):found.end("answer") + 1]
         # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
         # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
         # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
         # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(found["answer"]) \
+        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             continue
         # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
         # as the question's move alone, it was disputed as an order of the Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_AFFIRMS.search(found["answer"]) \
+        if _FAULT_ASKED.search(question) and _ANSWER_AFFIRMS.search(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             denied |= asked
             continue
-        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(found["answer"]):
+        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(answer):
             denied |= asked
-        elif _ANSWER_OPEN.search(found["answer"]):
+        elif _ANSWER_OPEN.search(answer):
             left_open |= asked
     return frozenset(denied), frozenset(left_open)
 
