@@ -1507,10 +1507,13 @@ def _state_moved(found, predicate) -> Optional[str]:
     asked = _states(predicate)
     for (place, key), values in _states(found).items():
         other = asked.get((place, key), set())
-        if other and "any" not in values and "any" not in other and not values & other:
+        # (r57d: or a place read in some state of a kind, "any user host with unknown malware", asked only quiet in it, as
+        # Compromised No: the opposite, whatever else the reading left out)
+        quiet = values == {"any"} and bool(other) and other <= {QUIET_ACTIVITY, QUIET_COMPROMISE}
+        if quiet or other and "any" not in values and "any" not in other and not values & other:
             where = place if place in HOSTS else "any host" if place == ANY_CLASS else f"a {place} host"
-            return (f"claims: the condition reads {where} as {'/'.join(sorted(values))} ({key}), but the predicate asks "
-                    f"it as {'/'.join(sorted(other))}: express the state the text says")
+            return (f"claims: the condition reads {where} as {'some ' + key if quiet else '/'.join(sorted(values))} ({key}), "
+                    f"but the predicate asks it as {'/'.join(sorted(other))}: express the state the text says")
     return None
 
 
