@@ -938,7 +938,32 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
-        or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action)
+        or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
+        or _banned_move_on_case(words, predicate, action)
+
+
+# (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
+# where the case is looked for, no place the order gives its move on.
+_CASE_CLAUSE = re.compile(r"\b(?:once|after|when|whenever|while|if|until|till|before|unless|as\s+long\s+as|so\s+long\s+as)\b"
+                          r"[^.;:!?,]*", re.IGNORECASE)
+
+
+def _banned_move_on_case(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r57d) A move the text forbids, ordered on a host it names only in the case its ban holds in ("Never Restore User2
+    once Enterprise0 is rooted" stored as "when Enterprise0 is rooted, Restore $matched", or Restore Enterprise0): the text
+    orders that move nowhere, and the order fell on the host whose state the ban waits on. Left alone: a move the order
+    gives on a host of its own ("...; Restore Enterprise0 instead"), and an order that names no host or points back."""
+    order = _CASE_CLAUSE.sub(" ", words.order)
+    placed = set(hosts_in(order))
+    if not words.prohibitions or not placed or _POINTS_BACK.search(order):
+        return None  # (an order that points back, "Restore it, but never Restore User2", gives its move on the case's host)
+    matched = {h for h in positive_hosts(predicate) if h in HOSTS} if not isinstance(predicate, Always) else set()
+    for verb, target in _moves(action)[0]:
+        aimed = hosts_of([target]) if isinstance(target, str) and target != MATCHED else matched if target == MATCHED else set()
+        if aimed and not aimed & placed and any(p.verb is None or same_verb(p.verb, verb) for p in words.prohibitions):
+            return (f"prohibition: the text forbids {verb} and orders it nowhere, but the action orders it on "
+                    f"{', '.join(sorted(aimed))[:60]}, a host the text names only in the case its ban holds in")
+    return None
 
 
 def _waited_on_only(words: Wording, target: str) -> bool:
