@@ -1449,6 +1449,24 @@ def _stateless(words: Wording, predicate) -> Optional[str]:
 _BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
 
 
+# (r57d) The state an order or a ban waits for with "after" ("Never Restore User2 after Enterprise0 is rooted", "Remove
+# Op_Host1 after User3 gets exploited"): no condition the reader places, so no check held the predicate to it.
+_AFTER_STATE = re.compile(r"\bafter\s+(?P<what>[^,;.:!?]+)", re.IGNORECASE)
+
+
+def _after_excluded(words: Wording, predicate) -> Optional[str]:
+    """(r57d) A predicate that excludes the state the text's move waits for with "after" (the host clean, or that state
+    denied): the rule holds in the case before it, where the text gives no such move (a ban laid there forbids what the
+    text leaves open; an order given there is given too early)."""
+    for found in _AFTER_STATE.finditer(words.text):
+        what = claims(found["what"], subject_of(words))
+        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
+                and not may_overlap(predicate, what):
+            return (f"after: the text's move waits for {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
+                    "excludes it: express the state it waits for")
+    return None
+
+
 def _before(words: Wording, predicate) -> Optional[str]:
     """An order given before something happens ("put a decoy on Enterprise2 before the attacker reaches it", "restore
     Enterprise1 before the attacker escalates on it") applies while it has not: a trigger that requires it fires only
@@ -2007,7 +2025,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
-        or _before(words, predicate) \
+        or _before(words, predicate) or _after_excluded(words, predicate) \
         or _history_turned(words, predicate, unexpressed) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _level_turned(words, predicate, unexpressed) \
         or _level_relative(text, predicate) \
