@@ -27,7 +27,7 @@ def test_a_no_brainer_asked_or_denied_affirms_nothing():
     scanned = {"host": "Enterprise0", "activity": "Scan"}
     clean_scanned = {"host": "Enterprise0", "activity": "Scan", "compromise": "No"}
     for text, when in (
-            ("Restore Enterprise0 as soon as it is scanned? A no-brainer? Hardly.", scanned),
+            ("Restore Enterprise0 the moment a scan hits it? A no-brainer? Hardly.", scanned),
             ("Remove Enterprise0 when scanned? No-brainer, right? Wrong: never do it.", scanned),
             ("Q: Remove Enterprise0 on a scan? A: No-brainer? No.", clean_scanned),
             ("Q: Remove Enterprise0 on a scan? A: No-brainer for the night crew, but no, never.", clean_scanned)):
