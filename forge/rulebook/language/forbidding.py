@@ -537,6 +537,7 @@ def _availability_denied(text: str, match: re.Match) -> bool:
                 and _AVAILABLE_AFTER.match(text, verb.end()))
 
 
+
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
 _TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
                          re.IGNORECASE)
@@ -623,7 +624,19 @@ def _standing_never(text: str, match: re.Match) -> bool:
     if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
         return False
     clause = re.split(r"[.;:!?,]", before)[-1]
-    return _CONDITION_WORDS.search(clause) is None and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+    # (r57b) the clause opens its sentence and says only its subject: "The trouble is that User2 is never restored",
+    # "In the logs I read, Enterprise0 is never restored" report how things went (or complain of it), no standing ban
+    opens = re.split(r"[.;:!?\n]", before)[-1].strip() == clause.strip()
+    subject = re.sub(r"\b(?:is|are)\s*$", "", clause, flags=re.IGNORECASE)
+    return opens and _REPORTED.search(subject) is None and _CONDITION_WORDS.search(clause) is None \
+        and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+
+
+# (r57b) What makes a passive "never" a report rather than a policy: it said in a clause of its own ("the trouble is
+# that ...", "I see ...", "which is ..."), not as the subject alone
+_REPORTED = re.compile(r"\b(?:that|which|who|whom|whose|is|are|was|were|been|i|we|you|they|he|she|seems?|says?|said|"
+                       r"reads?|saw|see|sees|notic\w*|finds?|found|shows?|showed|means?|problem|trouble|issue|pity|shame)\b",
+                       re.IGNORECASE)
 
 
 def _after_auxiliary(text: str, match: re.Match) -> bool:
