@@ -534,8 +534,14 @@ def _availability_denied(text: str, match: re.Match) -> bool:
     """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
     verb = VERB.match(text, match.end())
     return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
-                and _AVAILABLE_AFTER.match(text, verb.end()))
+                and _AVAILABLE_AFTER.match(text, verb.end()) and _CASE_OPENS.search(text[:match.start()]))
 
+
+# (r57b) The word that makes "no <move> is available" a case ("when no Remove is available", "in turns where there is no
+# Restore possible"): said on its own, "No Restore is available for User1 this game", the words tell the chooser not to
+# reach for the move, and stay a ban
+_CASE_OPENS = re.compile(r"\b(?:if|when|whenever|while|once|where|unless|until|till|in\s+which)\s+(?:there\s+is\s+)?$",
+                         re.IGNORECASE)
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
