@@ -672,7 +672,15 @@ def _answer_no_away(text: str, clause: str, verb: str) -> str:
         return clause
     question = re.split(r"(?<=[.!?;:])\s+", text[:at].rstrip()[:-1])[-1]
     asked = verbs_in(question)
+    if _DENIAL_GOES_ON.search(clause[opening.end():]):
+        return clause  # (r57b) "No, nor would a Remove": the answer's "no" said of the other move as well
     return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
+
+
+# (r57b) An answer whose "no" reaches on to the next move: "No, nor would a Remove of User2", "No, and neither would a
+# Restore", "No, a Remove either": the denial goes on, so the "no" is that move's too
+_DENIAL_GOES_ON = re.compile(r"^(?:and\s+|or\s+|but\s+)?(?:nor|neither|not|nothing|never|no)\b|\b(?:nor|neither|either|"
+                             r"no\s+(?:better|more|use|good)|as\s+well|too|also|likewise|same\s+goes)\b", re.IGNORECASE)
 
 
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
