@@ -873,6 +873,11 @@ _SEE_OTHER_NOTE = re.compile(r"\(\s*(?:for\s+)?[\w-]+(?:\s+itself)?\s*[:,-]?\s*s
                              r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|line|entry|card|order)s?\b[^()]*\)", re.IGNORECASE)
 
 
+def _sent_to_another_note(text: str) -> set[str]:
+    """(r57b) The hosts an aside sends to another note (_SEE_OTHER_NOTE)."""
+    return {h for m in _SEE_OTHER_NOTE.finditer(text) for h in hosts_in(m.group(0))}
+
+
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
     (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
@@ -937,11 +942,14 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     matched = isinstance(action, dict) and MATCHED in targets
     # (and a host the order is contrasted with, "restore compromised user hosts - not User3 though": no exception word,
     # the same exclusion)
-    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
+    # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
+    # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
-            said = "excepts" if host in words.excepted else "contrasts its order with"
+            said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
+                else "sends to another note"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
