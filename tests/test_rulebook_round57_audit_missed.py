@@ -54,3 +54,11 @@ def test_a_host_sent_to_another_note_is_left_out_of_a_class_trigger():
     assert text_problem(text, {"class": "User", "activity": "Exploit"}, _on("Restore", "$matched")) is not None
     kept = {"all": [{"class": "User", "activity": "Exploit"}, {"not": {"host": "User0"}}]}
     assert text_problem(text, kept, _on("Restore", "$matched")) is None
+
+
+def test_a_wording_rest_that_names_a_time_of_the_game_still_guards():
+    from forge.rulebook.language.guard import guard_rest
+    when = {"host": "User1"}
+    for rest in ("the rating word in the record, but only on the second turn",
+                 "the words of the report in the last rounds of a game"):
+        assert guard_rest(rest, when, "Rate User1 as high in the record.", None) == rest, rest
