@@ -62,3 +62,12 @@ def test_a_wording_rest_that_names_a_time_of_the_game_still_guards():
     for rest in ("the rating word in the record, but only on the second turn",
                  "the words of the report in the last rounds of a game"):
         assert guard_rest(rest, when, "Rate User1 as high in the record.", None) == rest, rest
+
+
+def test_a_rest_that_opens_the_move_is_not_the_fallbacks_case():
+    # the text's case is a Remove NOT to be had; a rest that says the Remove IS to be had is the other case
+    for text, rest in (("If a Remove isn't possible, Restore Op_Host1.", "when a Remove is possible"),
+                       ("When no Remove is available, Restore Op_Host1.", "when a Remove is available")):
+        assert text_problem(text, {"host": "Op_Host1"}, _on("Restore", "Op_Host1"), rest) is not None, text
+    assert text_problem("When no Remove is available, Restore Op_Host1.", {"host": "Op_Host1"}, _on("Restore", "Op_Host1"),
+                        "when no Remove is available") is None

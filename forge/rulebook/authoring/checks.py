@@ -286,7 +286,9 @@ def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool
     if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
             or not denies_availability(said):
         return False
-    return any(verbs_in(m["move"]) == verbs_in(said["move"]) for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
+    # (r57b) the rest must deny the move too: "when a Remove is possible" is the other case, the order's opposite
+    return any(verbs_in(m["move"]) == verbs_in(said["move"]) and denies_availability(m)
+               for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:
