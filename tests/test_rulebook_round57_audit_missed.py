@@ -71,3 +71,12 @@ def test_a_rest_that_opens_the_move_is_not_the_fallbacks_case():
         assert text_problem(text, {"host": "Op_Host1"}, _on("Restore", "Op_Host1"), rest) is not None, text
     assert text_problem("When no Remove is available, Restore Op_Host1.", {"host": "Op_Host1"}, _on("Restore", "Op_Host1"),
                         "when no Remove is available") is None
+
+
+def test_an_inclusion_turned_down_or_in_doubt_is_no_member_of_the_class():
+    when = {"class": "Enterprise", "compromise": "Privileged"}
+    for text in ("Restore every enterprise box once rooted, though hardly even the Defender.",
+                 "Restore every enterprise box once rooted, the Defender too maybe, I am not sure."):
+        assert text_problem(text, when, _on("Restore", "$matched")) is not None, text
+    assert text_problem("Restore every enterprise box once rooted, the Defender included.", when,
+                        _on("Restore", "$matched")) is None

@@ -1125,7 +1125,19 @@ _INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(
 
 
 def _included(instruction: str) -> set[str]:
-    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+    return {h for m in _INCLUDED.finditer(instruction) if not _inclusion_doubted(instruction, m)
+            for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+
+
+# (r57b) An inclusion turned down or left in doubt: "hardly even the Defender", "not even Enterprise2", "the Defender too
+# maybe, I am not sure": the host is not said to be one of the class the order is for
+_INCLUSION_DENIED_BEFORE = re.compile(r"\b(?:not|never|hardly|scarcely|barely|nor|no|n['\u2019]t)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_INCLUSION_DOUBTED_AFTER = re.compile(r"\s*,?\s*(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|suppose)|"
+                                      r"(?:i\s+am|i['\u2019]m)\s+not\s+sure|not\s+sure|\?)", re.IGNORECASE)
+
+
+def _inclusion_doubted(text: str, found: re.Match) -> bool:
+    return bool(_INCLUSION_DENIED_BEFORE.search(text[:found.start()]) or _INCLUSION_DOUBTED_AFTER.match(text, found.end()))
 
 
 # (r41m) A class the lesson names to speak of every host outside it: "any box outside the op subnet", "any machine other
