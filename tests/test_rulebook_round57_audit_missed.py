@@ -80,3 +80,8 @@ def test_an_inclusion_turned_down_or_in_doubt_is_no_member_of_the_class():
         assert text_problem(text, when, _on("Restore", "$matched")) is not None, text
     assert text_problem("Restore every enterprise box once rooted, the Defender included.", when,
                         _on("Restore", "$matched")) is None
+
+
+def test_a_denied_preference_puts_no_move_aside():
+    for text in ("I'd not have rather a Restore than a Remove on User2.", "Never rather a Restore than a Remove on User2."):
+        assert text_problem(text, {"host": "User2"}, _on("Remove", "User2", "never")) is not None, text

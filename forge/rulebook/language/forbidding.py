@@ -111,7 +111,8 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
                         # (r57m) "rather a Remove of User1 than a Restore of it", "Rather an Analyse of the new box than
                         # another Remove": the move said first (after "rather a") is preferred, the one after "than" put aside
-                        r"(?<![\w'\u2019])rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
+                        # (r57b: not where the preference is denied, "never rather a Restore than a Remove", "I'd not rather")
+                        r"(?<![\w'\u2019])(?<!not\s)(?<!never\s)(?<!n't\s)(?<!hardly\s)(?<!nor\s)(?<!not\shave\s)(?<!n't\shave\s)(?<!never\shave\s)rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
