@@ -40,8 +40,10 @@ _SENT_ELSEWHERE = ("Orders for the operational subnet:\n"
 
 
 def test_host_sent_to_another_note_is_not_one_the_order_must_keep_to():
-    when = {"class": "Operational", "activity": "Exploit"}
+    when = {"all": [{"class": "Operational", "activity": "Exploit"}, {"not": {"host": "Op_Server0"}}]}
     assert text_problem(_SENT_ELSEWHERE, when, _do("Remove", "$matched")) is None
+    # (r57b: the host the aside sends away is the other note's case, which a trigger over the whole class takes in)
+    assert text_problem(_SENT_ELSEWHERE, {"class": "Operational", "activity": "Exploit"}, _do("Remove", "$matched")) is not None
     assert text_problem(_SENT_ELSEWHERE, {"activity": "Exploit"}, _do("Remove", "$matched")) is not None
 
 

@@ -286,7 +286,9 @@ def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool
     if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
             or not denies_availability(said):
         return False
-    return any(verbs_in(m["move"]) == verbs_in(said["move"]) for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
+    # (r57b) the rest must deny the move too: "when a Remove is possible" is the other case, the order's opposite
+    return any(verbs_in(m["move"]) == verbs_in(said["move"]) and denies_availability(m)
+               for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:
@@ -672,7 +674,15 @@ def _answer_no_away(text: str, clause: str, verb: str) -> str:
         return clause
     question = re.split(r"(?<=[.!?;:])\s+", text[:at].rstrip()[:-1])[-1]
     asked = verbs_in(question)
+    if _DENIAL_GOES_ON.search(clause[opening.end():]):
+        return clause  # (r57b) "No, nor would a Remove": the answer's "no" said of the other move as well
     return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
+
+
+# (r57b) An answer whose "no" reaches on to the next move: "No, nor would a Remove of User2", "No, and neither would a
+# Restore", "No, a Remove either": the denial goes on, so the "no" is that move's too
+_DENIAL_GOES_ON = re.compile(r"^(?:and\s+|or\s+|but\s+)?(?:nor|neither|not|nothing|never|no)\b|\b(?:nor|neither|either|"
+                             r"no\s+(?:better|more|use|good)|as\s+well|too|also|likewise|same\s+goes)\b", re.IGNORECASE)
 
 
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
@@ -865,6 +875,11 @@ _SEE_OTHER_NOTE = re.compile(r"\(\s*(?:for\s+)?[\w-]+(?:\s+itself)?\s*[:,-]?\s*s
                              r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|line|entry|card|order)s?\b[^()]*\)", re.IGNORECASE)
 
 
+def _sent_to_another_note(text: str) -> set[str]:
+    """(r57b) The hosts an aside sends to another note (_SEE_OTHER_NOTE)."""
+    return {h for m in _SEE_OTHER_NOTE.finditer(text) for h in hosts_in(m.group(0))}
+
+
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
     (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
@@ -929,11 +944,14 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     matched = isinstance(action, dict) and MATCHED in targets
     # (and a host the order is contrasted with, "restore compromised user hosts - not User3 though": no exception word,
     # the same exclusion)
-    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
+    # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
+    # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
-            said = "excepts" if host in words.excepted else "contrasts its order with"
+            said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
+                else "sends to another note"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
@@ -1132,7 +1150,19 @@ _INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(
 
 
 def _included(instruction: str) -> set[str]:
-    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+    return {h for m in _INCLUDED.finditer(instruction) if not _inclusion_doubted(instruction, m)
+            for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+
+
+# (r57b) An inclusion turned down or left in doubt: "hardly even the Defender", "not even Enterprise2", "the Defender too
+# maybe, I am not sure": the host is not said to be one of the class the order is for
+_INCLUSION_DENIED_BEFORE = re.compile(r"\b(?:not|never|hardly|scarcely|barely|nor|no|n['\u2019]t)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_INCLUSION_DOUBTED_AFTER = re.compile(r"\s*,?\s*(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|suppose)|"
+                                      r"(?:i\s+am|i['\u2019]m)\s+not\s+sure|not\s+sure|\?)", re.IGNORECASE)
+
+
+def _inclusion_doubted(text: str, found: re.Match) -> bool:
+    return bool(_INCLUSION_DENIED_BEFORE.search(text[:found.start()]) or _INCLUSION_DOUBTED_AFTER.match(text, found.end()))
 
 
 # (r41m) A class the lesson names to speak of every host outside it: "any box outside the op subnet", "any machine other

@@ -111,7 +111,8 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
                         # (r57m) "rather a Remove of User1 than a Restore of it", "Rather an Analyse of the new box than
                         # another Remove": the move said first (after "rather a") is preferred, the one after "than" put aside
-                        r"(?<![\w'\u2019])rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
+                        # (r57b: not where the preference is denied, "never rather a Restore than a Remove", "I'd not rather")
+                        r"(?<![\w'\u2019])(?<!not\s)(?<!never\s)(?<!n't\s)(?<!hardly\s)(?<!nor\s)(?<!not\shave\s)(?<!n't\shave\s)(?<!never\shave\s)rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
@@ -534,7 +535,14 @@ def _availability_denied(text: str, match: re.Match) -> bool:
     """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
     verb = VERB.match(text, match.end())
     return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
-                and _AVAILABLE_AFTER.match(text, verb.end()))
+                and _AVAILABLE_AFTER.match(text, verb.end()) and _CASE_OPENS.search(text[:match.start()]))
+
+
+# (r57b) The word that makes "no <move> is available" a case ("when no Remove is available", "in turns where there is no
+# Restore possible"): said on its own, "No Restore is available for User1 this game", the words tell the chooser not to
+# reach for the move, and stay a ban
+_CASE_OPENS = re.compile(r"\b(?:if|when|whenever|while|once|where|unless|until|till|in\s+which)\s+(?:there\s+is\s+)?$",
+                         re.IGNORECASE)
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -623,7 +631,19 @@ def _standing_never(text: str, match: re.Match) -> bool:
     if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
         return False
     clause = re.split(r"[.;:!?,]", before)[-1]
-    return _CONDITION_WORDS.search(clause) is None and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+    # (r57b) the clause opens its sentence and says only its subject: "The trouble is that User2 is never restored",
+    # "In the logs I read, Enterprise0 is never restored" report how things went (or complain of it), no standing ban
+    opens = re.split(r"[.;:!?\n]", before)[-1].strip() == clause.strip()
+    subject = re.sub(r"\b(?:is|are)\s*$", "", clause, flags=re.IGNORECASE)
+    return opens and _REPORTED.search(subject) is None and _CONDITION_WORDS.search(clause) is None \
+        and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+
+
+# (r57b) What makes a passive "never" a report rather than a policy: it said in a clause of its own ("the trouble is
+# that ...", "I see ...", "which is ..."), not as the subject alone
+_REPORTED = re.compile(r"\b(?:that|which|who|whom|whose|is|are|was|were|been|i|we|you|they|he|she|seems?|says?|said|"
+                       r"reads?|saw|see|sees|notic\w*|finds?|found|shows?|showed|means?|problem|trouble|issue|pity|shame)\b",
+                       re.IGNORECASE)
 
 
 def _after_auxiliary(text: str, match: re.Match) -> bool:

@@ -483,7 +483,10 @@ _ANSWER_FORM = re.compile(r"\b(?:wording|worded|phrasing|phrased|(?:first|last|o
 _MOVE_KIND = re.compile(r"^(?:any|every|each|all)\s+(?:of\s+the\s+)?decoy\s+(?:verb|move)s?\b", re.IGNORECASE)
 # a fact of the analyst's evidence or a condition word: a part that says one is a condition, whatever else it says
 _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|process(?:es)?|when|whenever|if|while|once|after|"
-                                r"before|until|unless|since|steps?)\b", re.IGNORECASE)
+                                r"before|until|unless|since|steps?|"
+                                # (r57b) a time of the game, "but only on the second turn", "in the last rounds": a
+                                # condition, whatever wording the part also names
+                                r"turns?|rounds?|episodes?|games?|only\s+(?:on|in|at|for|during|from))\b", re.IGNORECASE)
 
 
 def _answer_or_move_kind(rest: str, when) -> bool:
