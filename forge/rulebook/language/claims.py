@@ -239,6 +239,12 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
     condition = excepted_between_away(condition)  # (r55n: "U1/U2 (not the Defender) probed": of U1 and U2 alone)
+    placed = _level_by_place_said(condition)  # (r57a: "less than root" is the levels under root, never root)
+    if placed is None:
+        if unresolved is not None:
+            unresolved.append(condition)
+        return None
+    condition = placed
     if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
         return _kept_out_claims(condition[kept_out.end():], subject, unresolved, group, universal)
     if (compared := _compared_claims(condition, subject, unresolved, group, universal)) is not None:
@@ -329,6 +335,47 @@ def _compared_claims(condition: str, subject: Optional[str], unresolved: Optiona
         return None
     inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
     return all_of(compared + ([inner] if inner is not None else []))
+
+
+# (r57a) A level said by its place against another: "less than root", "below admin", "under root", "lower than root",
+# "beneath user level", "not as far as root", "above user level", "past user level". A comparative below a level is the
+# levels under it, never that level: under root, anything but root (as "short of root" reads, "without root"); under user
+# level, no compromise. Above user level is root. Read by the level word alone, "anything less than root on the Defender"
+# held with the Defender at root, the one level its words rule out. What no level of the table says (above root, "at
+# least" / "at most", "root or less", a comparative denied, "nothing less than root", "not below admin", and "under root
+# privileges", what a host runs with) is left unread.
+_LEVEL_PLACED = (r"(?:(?:a|the)\s+)?(?:(?P<user>user(?:[\s-]level)?)|(?P<root>root|privileged|admin(?:istrator)?|system[\s-]level|"
+                 r"(?:fully|completely|totally|entirely)\s+(?:owned|compromised|rooted|pwned|taken(?:\s+over)?)))"
+                 r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b")
+_BELOW_PLACE = r"below|under(?:neath)?|beneath|(?:lower|less)\s+than|short\s+of|not\s+(?:as|so)\s+(?:far|high)\s+as"
+_ABOVE_PLACE = r"above|over|beyond|past|(?:higher|more|further|greater)\s+than"
+_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:[\w-]+\s+)?)?\b(?:(?P<below>{_BELOW_PLACE})|"
+                             rf"(?P<above>{_ABOVE_PLACE})|(?P<bound>at\s+(?:least|most)|at\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE})))\s+"
+                             rf"{_LEVEL_PLACED}(?P<either>\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher)\b)?",
+                             re.IGNORECASE)
+_LEVEL_OR_PLACE = re.compile(rf"\b{_LEVEL_PLACED}\s*(?:,\s*)?or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher|beyond)\b",
+                             re.IGNORECASE)
+
+
+def _level_by_place_said(condition: str) -> Optional[str]:
+    """`condition` with each level said by its place against another (`_LEVEL_BY_PLACE`) said as the levels it means
+    ("without root", "without any compromise", "at root"); None where one of them names no level of the table."""
+    if _LEVEL_OR_PLACE.search(condition):
+        return None
+    unread = False
+
+    def said(found: re.Match) -> str:
+        nonlocal unread
+        # ("under root privileges", "under admin control": what the host runs with, or who holds it, no place below)
+        under_held = found["held"] and found["below"] and found["below"].lower().startswith("under")
+        if found["denied"] or found["bound"] or found["either"] or (found["above"] and found["root"]) or under_held:
+            unread = True
+            return found[0]
+        if found["above"]:
+            return "at root"
+        return "without root" if found["root"] else "without any compromise"
+    condition = _LEVEL_BY_PLACE.sub(said, condition)
+    return None if unread else condition
 
 
 @lru_cache(maxsize=8192)
