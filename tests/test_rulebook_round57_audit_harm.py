@@ -1,8 +1,9 @@
 """Round 57 audit of r57h (r57a): readings that said more than the words, or the opposite.
 
 - a level said by its place below another ("less than root", "beneath admin", "lower than root access") is the levels
-  under it, never that level; one that names no level of the table ("nothing less than root", "root or less", "above
-  root", "under admin control") is left unread.
+  under it, never that level ("nothing less than root", denied, is root); one that names no level of the table ("root or
+  less", "above root", "under admin control") is left unread;
+- a sentence that gives a word a situation of hosts ("breakout means Enterprise2 getting to root") states that situation.
 """
 
 from __future__ import annotations
@@ -23,7 +24,34 @@ def test_a_level_said_below_another_is_the_levels_under_it() -> None:
 
 
 def test_a_level_placed_where_no_table_level_stands_is_unread() -> None:
-    for said in ("nothing less than root on Op_Host1", "Op_Host1 never below admin", "Op_Host1 at root or less",
+    for said in ("nothing less than root on Op_Host1", "Op_Host1 never below admin"):
+        assert claims(said) == Atom(host="Op_Host1", compromise="Privileged"), said
+    for said in ("Op_Host1 not even below user level", "Op_Host1 at root or less",
                  "Op_Host1 user level or under", "Op_Host1 gone above root", "Op_Host1 at most user level",
                  "Op_Host1 running under admin rights", "Op_Host1 held at or below user level"):
         assert claims(said) is None, said
+
+
+def _gate(text: str):
+    from forge.rulebook.language.condition import semantic_claims
+
+    return semantic_claims(text, "predicate refused: claims", text)
+
+
+def _shown(*rows: str):
+    from forge.rulebook.language.situation import read_situation
+
+    lines = [f"{host}: Activity {activity}, Compromised {level}" for host, activity, level in (row.split() for row in rows)]
+    return read_situation("Alerts:\n" + "\n".join(lines))
+
+
+def test_a_word_given_a_situation_of_hosts_is_the_situation_the_order_points_back_at() -> None:
+    from forge.rulebook.language.glossary import defines_word
+    from forge.rulebook.language.predicate import truth
+
+    text = "Breakout means Enterprise2 getting to root. At that point, Restore Enterprise2."
+    found = _gate(text)
+    assert truth(found, _shown("Enterprise2 Scan No")) is not True
+    assert truth(found, _shown("Enterprise2 None User")) is not True
+    assert not defines_word("panic is for whenever a user box gets owned")
+    assert defines_word("pwned means User or Privileged")

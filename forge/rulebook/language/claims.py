@@ -342,14 +342,14 @@ def _compared_claims(condition: str, subject: Optional[str], unresolved: Optiona
 # levels under it, never that level: under root, anything but root (as "short of root" reads, "without root"); under user
 # level, no compromise. Above user level is root. Read by the level word alone, "anything less than root on the Defender"
 # held with the Defender at root, the one level its words rule out. What no level of the table says (above root, "at
-# least" / "at most", "root or less", a comparative denied, "nothing less than root", "not below admin", and "under root
-# privileges", what a host runs with) is left unread.
+# least" / "at most", "root or less", "under root privileges", what a host runs with) is left unread. Denied, it is the
+# other side: "nothing less than root" is root, "no higher than user level" anything but root.
 _LEVEL_PLACED = (r"(?:(?:a|the)\s+)?(?:(?P<user>user(?:[\s-]level)?)|(?P<root>root|privileged|admin(?:istrator)?|system[\s-]level|"
                  r"(?:fully|completely|totally|entirely)\s+(?:owned|compromised|rooted|pwned|taken(?:\s+over)?)))"
                  r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b")
 _BELOW_PLACE = r"below|under(?:neath)?|beneath|(?:lower|less)\s+than|short\s+of|not\s+(?:as|so)\s+(?:far|high)\s+as"
 _ABOVE_PLACE = r"above|over|beyond|past|(?:higher|more|further|greater)\s+than"
-_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:[\w-]+\s+)?)?\b(?:(?P<below>{_BELOW_PLACE})|"
+_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:(?:even|any|much|ever)\s+)?)?\b(?:(?P<below>{_BELOW_PLACE})|"
                              rf"(?P<above>{_ABOVE_PLACE})|(?P<bound>at\s+(?:least|most)|at\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE})))\s+"
                              rf"{_LEVEL_PLACED}(?P<either>\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher)\b)?",
                              re.IGNORECASE)
@@ -368,6 +368,12 @@ def _level_by_place_said(condition: str) -> Optional[str]:
         nonlocal unread
         # ("under root privileges", "under admin control": what the host runs with, or who holds it, no place below)
         under_held = found["held"] and found["below"] and found["below"].lower().startswith("under")
+        if found["denied"] and not (found["bound"] or found["either"] or under_held):
+            # (denied, the other side: "nothing less than root" is root, "no higher than user level" anything but root)
+            if found["below"] and found["root"]:
+                return "at root"
+            if found["above"] and found["user"]:
+                return "without root"
         if found["denied"] or found["bound"] or found["either"] or (found["above"] and found["root"]) or under_held:
             unread = True
             return found[0]
