@@ -55,3 +55,14 @@ def test_a_word_given_a_situation_of_hosts_is_the_situation_the_order_points_bac
     assert truth(found, _shown("Enterprise2 None User")) is not True
     assert not defines_word("panic is for whenever a user box gets owned")
     assert defines_word("pwned means User or Privileged")
+
+
+def test_a_lone_it_is_never_the_counted_others_beside_it() -> None:
+    from forge.rulebook.language.predicate import truth
+
+    for text, quiet_named_other_hit in (
+            ("Mind Op_Host2. As soon as it gets exploited, Analyse the other three op hosts.",
+             ("Op_Host2 None No", "Op_Host0 Exploit User")),
+            ("Enterprise2 is the one to follow. If it is rooted, the two other enterprise servers need a DecoyApache.",
+             ("Enterprise2 None No", "Enterprise0 None Privileged"))):
+        assert truth(_gate(text), _shown(*quiet_named_other_hit)) is not True, text

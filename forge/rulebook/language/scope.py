@@ -256,6 +256,16 @@ def condition_claims(words, unresolved: Optional[list] = None):
             each[-1] = [joined]
             each.append([])
             continue
+        # (r57a) a lone "it" whose sentence names its class only as the rest beside some host, "the other four user
+        # boxes", "the remaining two enterprise servers": "it" is that host, never those others; read as
+        # the class, "Keep an eye on User2. Once it is owned, Analyse the other four user boxes" held with User2 clean and
+        # another box owned. Which host it is, the sentence does not say: unread
+        if not named and len(sentence_classes) == 1 and _LONE_IT.search(condition.text) \
+                and _OTHERS_OF_CLASS.search(sentence) and not _OTHERS_OF_CLASS.search(condition.text):
+            if unresolved is not None:
+                unresolved.append(condition.text)
+            each.append([])
+            continue
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \
             else condition.text
@@ -701,6 +711,11 @@ def _at_hand_scope_of(instruction: str, condition: str) -> Optional[re.Match]:
     return scope if scope and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) else None
 
 
+# (r57a) A class named as the rest beside some host, in the plural: "the other (two) user boxes", "the two other ...",
+# "the remaining enterprise servers", "all the other op hosts", "the rest of the user boxes" (a singular "any other box"
+# may be what a later "it" stands for).
+_OTHERS_OF_CLASS = re.compile(r"\b(?:(?:all\s+)?the\s+(?:(?:two|three|four|[2-4])\s+)?(?:other|remaining)|the\s+rest\s+of\s+the)\s+"
+                              r"(?:[\w-]+\s+){0,2}?(?:hosts|box(?:es)|machines|servers|workstations|nodes|ones)\b", re.IGNORECASE)
 _LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 
