@@ -353,8 +353,9 @@ _LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:
                              rf"(?P<above>{_ABOVE_PLACE})|(?P<bound>at\s+(?:least|most)|at\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE})))\s+"
                              rf"{_LEVEL_PLACED}(?P<either>\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher)\b)?",
                              re.IGNORECASE)
-_LEVEL_OR_PLACE = re.compile(rf"\b{_LEVEL_PLACED}\s*(?:,\s*)?or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher|beyond)\b",
-                             re.IGNORECASE)
+# ("user level or higher", "... or worse" is a compromise for sure, shorthand._LEVEL_OR_ABOVE reads it; "root or less",
+# "user level or under" names no level of the table)
+_LEVEL_OR_PLACE = re.compile(rf"\b{_LEVEL_PLACED}\s*(?:,\s*)?or\s+(?:{_BELOW_PLACE}|less|better|lower)\b", re.IGNORECASE)
 
 
 def _level_by_place_said(condition: str) -> Optional[str]:
