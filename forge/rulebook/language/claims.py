@@ -239,12 +239,6 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
     condition = excepted_between_away(condition)  # (r55n: "U1/U2 (not the Defender) probed": of U1 and U2 alone)
-    placed = _level_by_place_said(condition)  # (r57a: "less than root" is the levels under root, never root)
-    if placed is None:
-        if unresolved is not None:
-            unresolved.append(condition)
-        return None
-    condition = placed
     if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
         return _kept_out_claims(condition[kept_out.end():], subject, unresolved, group, universal)
     if (compared := _compared_claims(condition, subject, unresolved, group, universal)) is not None:
@@ -388,7 +382,10 @@ def _level_by_place_said(condition: str) -> Optional[str]:
 @lru_cache(maxsize=8192)
 def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], universal: bool):
     unresolved: list = []
-    found = _read_claims(condition, subject, unresolved, group, universal)
+    placed = _level_by_place_said(condition)  # (r57a: "less than root" is the levels under root, never root)
+    if placed is None:
+        return None, (condition,)
+    found = _read_claims(placed, subject, unresolved, group, universal)
     return found, tuple(unresolved)
 
 
