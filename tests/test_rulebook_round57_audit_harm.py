@@ -66,3 +66,18 @@ def test_a_lone_it_is_never_the_counted_others_beside_it() -> None:
             ("Enterprise2 is the one to follow. If it is rooted, the two other enterprise servers need a DecoyApache.",
              ("Enterprise2 None No", "Enterprise0 None Privileged"))):
         assert truth(_gate(text), _shown(*quiet_named_other_hit)) is not True, text
+
+
+def test_a_level_placed_beside_another_state_keeps_both_or_is_unread() -> None:
+    from forge.rulebook.language.predicate import truth
+
+    both = claims("Enterprise1 is probed yet stays beneath root")
+    for rows in (("Enterprise1 Scan Privileged",), ("Enterprise1 None User",)):
+        assert both is None or truth(both, _shown(*rows)) is not True, rows
+    kept = claims("User4 lower than root but showing an exploit")
+    assert truth(kept, _shown("User4 Exploit User")) is True
+    assert truth(kept, _shown("User4 Exploit Privileged")) is not True
+    for said in ("User4 less than root and showing an exploit", "any op box below admin"):
+        found = claims(said)
+        assert found is None or truth(found, _shown("User4 Exploit User")) is not False, said
+        assert found is None or truth(found, _shown("Op_Host1 Scan No")) is not True, said

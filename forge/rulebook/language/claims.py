@@ -340,7 +340,7 @@ def _compared_claims(condition: str, subject: Optional[str], unresolved: Optiona
 # other side: "nothing less than root" is root, "no higher than user level" anything but root.
 _LEVEL_PLACED = (r"(?:(?:a|the)\s+)?(?:(?P<user>user(?:[\s-]level)?)|(?P<root>root|privileged|admin(?:istrator)?|system[\s-]level|"
                  r"(?:fully|completely|totally|entirely)\s+(?:owned|compromised|rooted|pwned|taken(?:\s+over)?)))"
-                 r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b")
+                 r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b(?!['\u2019]s\b)")
 _BELOW_PLACE = r"below|under(?:neath)?|beneath|(?:lower|less)\s+than|short\s+of|not\s+(?:as|so)\s+(?:far|high)\s+as"
 _ABOVE_PLACE = r"above|over|beyond|past|(?:higher|more|further|greater)\s+than"
 _LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:(?:even|any|much|ever)\s+)?)?\b(?:(?P<below>{_BELOW_PLACE})|"
@@ -352,31 +352,55 @@ _LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:
 _LEVEL_OR_PLACE = re.compile(rf"\b{_LEVEL_PLACED}\s*(?:,\s*)?or\s+(?:{_BELOW_PLACE}|less|better|lower)\b", re.IGNORECASE)
 
 
-def _level_by_place_said(condition: str) -> Optional[str]:
+def _level_by_place_said(condition: str) -> Optional[tuple[str, tuple[str, ...], str]]:
     """`condition` with each level said by its place against another (`_LEVEL_BY_PLACE`) said as the levels it means
-    ("without root", "without any compromise", "at root"); None where one of them names no level of the table."""
+    ("without root", "without any compromise", "at root"), with what each means ("not root", "root", "none") and the
+    condition without them; None where one of them names no level of the table."""
     if _LEVEL_OR_PLACE.search(condition):
         return None
     unread = False
+    meant: list[str] = []
 
     def said(found: re.Match) -> str:
         nonlocal unread
         # ("under root privileges", "under admin control": what the host runs with, or who holds it, no place below)
         under_held = found["held"] and found["below"] and found["below"].lower().startswith("under")
-        if found["denied"] and not (found["bound"] or found["either"] or under_held):
-            # (denied, the other side: "nothing less than root" is root, "no higher than user level" anything but root)
-            if found["below"] and found["root"]:
-                return "at root"
-            if found["above"] and found["user"]:
-                return "without root"
-        if found["denied"] or found["bound"] or found["either"] or (found["above"] and found["root"]) or under_held:
-            unread = True
-            return found[0]
-        if found["above"]:
+        denied = found["denied"] and not (found["bound"] or found["either"] or under_held)
+        if denied and found["below"] and found["root"] or not found["denied"] and found["above"] and found["user"]:
+            meant.append("root")  # ("nothing less than root" is root, "above user level" too)
             return "at root"
-        return "without root" if found["root"] else "without any compromise"
-    condition = _LEVEL_BY_PLACE.sub(said, condition)
-    return None if unread else condition
+        if denied and found["above"] and found["user"] or not found["denied"] and found["below"] and found["root"] \
+                and not under_held:
+            meant.append("not root")  # ("no higher than user level", "less than root": anything but root)
+            return "without root"
+        if not found["denied"] and found["below"] and found["user"] and not (found["bound"] or found["either"] or under_held):
+            meant.append("none")  # ("below user level": no compromise)
+            return "without any compromise"
+        unread = True
+        return found[0]
+    placed = _LEVEL_BY_PLACE.sub(said, condition)
+    return None if unread else (placed, tuple(meant), _LEVEL_BY_PLACE.sub(" ", condition))
+
+
+def _level_placed_kept(found, meant: tuple[str, ...], rest: str) -> bool:
+    """(r57a) Whether the claims of a condition whose levels by place were said plainly (`_level_by_place_said`) keep
+    each such level as its own part, and some other part where the rest of it states something more ("exploited but
+    still below root"): read into one clause with the rest, "<host> short of root and showing an exploit" denied the
+    exploit, and "exploited but still below root" lost the level. A class's "not root" is not kept."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+
+    parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+
+    def level(part) -> Optional[str]:
+        atom = part.part if isinstance(part, Not) else part
+        # (a class denied root, "a user box below root", is no user box at root: said of none shown, it held; unread)
+        if not isinstance(atom, Atom) or atom.activity is not None or atom.history() or isinstance(part, Not) and atom.host is None:
+            return None
+        return {(True, "Privileged"): "not root", (False, "Privileged"): "root", (False, "No"): "none"}.get(
+            (isinstance(part, Not), atom.compromise))
+
+    kinds = [level(p) for p in parts]
+    return all(m in kinds for m in meant) and (not STATE_SPOKEN.search(rest) or any(k is None for k in kinds))
 
 
 @lru_cache(maxsize=8192)
@@ -385,7 +409,9 @@ def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], u
     placed = _level_by_place_said(condition)  # (r57a: "less than root" is the levels under root, never root)
     if placed is None:
         return None, (condition,)
-    found = _read_claims(placed, subject, unresolved, group, universal)
+    found = _read_claims(placed[0], subject, unresolved, group, universal)
+    if placed[1] and not _level_placed_kept(found, placed[1], placed[2]):
+        return None, (condition,)
     return found, tuple(unresolved)
 
 
