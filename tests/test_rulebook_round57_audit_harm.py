@@ -21,6 +21,7 @@ def test_a_level_said_below_another_is_the_levels_under_it() -> None:
     for said in ("User1 beneath user level", "User1 less than user access"):
         assert claims(said) == Atom(host="User1", compromise="No"), said
     assert claims("Op_Host2 gone past user level") == Atom(host="Op_Host2", compromise="Privileged")
+    assert claims("Op_Host2 at any level other than admin") == Not(Atom(host="Op_Host2", compromise="Privileged"))
 
 
 def test_a_level_placed_where_no_table_level_stands_is_unread() -> None:

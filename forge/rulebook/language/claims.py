@@ -341,9 +341,12 @@ def _compared_claims(condition: str, subject: Optional[str], unresolved: Optiona
 _LEVEL_PLACED = (r"(?:(?:a|the)\s+)?(?:(?P<user>user(?:[\s-]level)?)|(?P<root>root|privileged|admin(?:istrator)?|system[\s-]level|"
                  r"(?:fully|completely|totally|entirely)\s+(?:owned|compromised|rooted|pwned|taken(?:\s+over)?)))"
                  r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b(?!['\u2019]s\b)")
+# (and every level but the one named, "anything but root", "any level other than admin": below root, the levels under it;
+# below user level, as that is no place, unread)
 _BELOW_PLACE = r"below|under(?:neath)?|beneath|(?:lower|less)\s+than|short\s+of|not\s+(?:as|so)\s+(?:far|high)\s+as"
+_ALL_BUT = r"(?:anything|any\s+level|whatever(?:\s+level)?)\s+(?:but|other\s+than|except|besides|save|bar)"
 _ABOVE_PLACE = r"above|over|beyond|past|(?:higher|more|further|greater)\s+than"
-_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:(?:even|any|much|ever)\s+)?)?\b(?:(?P<below>{_BELOW_PLACE})|"
+_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:(?:even|any|much|ever)\s+)?)?\b(?:(?P<below>{_BELOW_PLACE}|(?P<but>{_ALL_BUT}))|"
                              rf"(?P<above>{_ABOVE_PLACE})|(?P<bound>at\s+(?:least|most)|at\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE})))\s+"
                              rf"{_LEVEL_PLACED}(?P<either>\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher)\b)?",
                              re.IGNORECASE)
@@ -373,7 +376,8 @@ def _level_by_place_said(condition: str) -> Optional[tuple[str, tuple[str, ...],
                 and not under_held:
             meant.append("not root")  # ("no higher than user level", "less than root": anything but root)
             return "without root"
-        if not found["denied"] and found["below"] and found["user"] and not (found["bound"] or found["either"] or under_held):
+        if not found["denied"] and found["below"] and found["user"] and not (found["bound"] or found["either"] or under_held
+                                                                             or found["but"]):
             meant.append("none")  # ("below user level": no compromise)
             return "without any compromise"
         unread = True
