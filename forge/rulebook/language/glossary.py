@@ -98,8 +98,14 @@ _WORD_DEFINED = re.compile(r"^\s*(?:the\s+(?:word|term|label)\s+)?['\"\u2018\u20
 
 
 def defines_word(sentence: str) -> bool:
-    """(r57h) Whether `sentence` only says what a word means (`_WORD_DEFINED`): its subject names no host or class."""
+    """(r57h) Whether `sentence` only says what a word means (`_WORD_DEFINED`): its subject names no host or class.
+    (r57a) Nor does what it says the word means: "escalation means Op_Server0 going to root", "trouble is for when a
+    user box is owned" give the word a situation of hosts, which the order then points back at ("at that point, Restore
+    Op_Server0"); passed over as vocabulary, the note's one situation was lost and the order held wherever the host
+    was shown."""
     found = _WORD_DEFINED.match(sentence or "")
+    meant = re.split(r"[;.:!?]", (sentence or "")[found.end():], maxsplit=1)[0] if found is not None else ""
     return found is not None and not hosts_in(found["word"]) and not classes_in(found["word"]) and not verbs_in(found["word"]) \
-        and found["word"].lower() not in {"it", "this", "that", "he", "she", "they", "which", "who", "what"}
+        and found["word"].lower() not in {"it", "this", "that", "he", "she", "they", "which", "who", "what"} \
+        and not hosts_in(meant) and not classes_in(meant)
 
