@@ -1,0 +1,46 @@
+"""Round 57 (r57n): outranked injections and preferences between teachers.
+
+- a rule one teacher replaced, brought back by a second teacher's teaching of the same meaning, is in force beside its
+  replacement: the two are flagged and settled by precedence (curation._replaced_and_out);
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.model import Evidence, RuleStatus
+from forge.rulebook.retrieval.resolve import settle
+from forge.rulebook.store.curation import Teaching
+from tests.plan_book import PlanBook
+
+CHOOSER = ("action_chooser",)
+
+
+def _compiled(text: str, actor: str, when: dict, action: dict, revises: bool = False) -> Teaching:
+    return Teaching(text, "CONTENT", CHOOSER, "g", actor, Evidence("correction", actor, text[:40], 1),
+                    trigger="dn-x", compiled_by="model", when=when, action=action, text=text, revises=revises)
+
+
+# -- a replaced rule another teacher brings back ------------------------------------------------------------------------
+
+E2_HIT = {"host": "Enterprise2", "compromise": "any"}
+FIRST = "Enterprise2 hit, so reimage Enterprise2 right away."
+REVISED = "Enterprise2 hit: evict the intruder from Enterprise2 with a Remove."
+SECOND_TEACHER = "When Enterprise2 is hit we reimage Enterprise2 straight off."
+
+
+def test_a_replaced_rule_another_teacher_brings_back_is_disputed_by_its_replacement() -> None:
+    book = PlanBook()
+    restore = {"mode": "do", "verb": "Restore", "target": "Enterprise2"}
+    remove = {"mode": "do", "verb": "Remove", "target": "Enterprise2"}
+    book.apply(_compiled(FIRST, "user:rhea", E2_HIT, restore))
+    book.apply(_compiled(REVISED, "user:rhea", E2_HIT, remove, revises=True))
+    old, new = book.of(FIRST), book.of(REVISED)
+    assert old.status == RuleStatus.SUPERSEDED and old.rule_id in new.supersedes
+    # another teacher teaches the old meaning again: it merges into the replaced rule, now active and theirs
+    book.apply(_compiled(SECOND_TEACHER, "user:sven", E2_HIT, restore))
+    old, new = book.records[old.rule_id], book.records[new.rule_id]
+    assert old.active and old.actors == ("user:sven",)
+    assert new.rule_id in old.conflicts_with and old.rule_id in new.conflicts_with
+    # own actor first: each teacher is given their own word; a third party: a tie, as documented
+    pair = (old.rule_id, new.rule_id)
+    assert settle(pair, book.records, "user:sven").winner == old.rule_id
+    assert settle(pair, book.records, "user:rhea").winner == new.rule_id
