@@ -2,16 +2,27 @@
 
 - a rule one teacher replaced, brought back by a second teacher's teaching of the same meaning, is in force beside its
   replacement: the two are flagged and settled by precedence (curation._replaced_and_out);
+- a preference of one move on a named host over another move on another named host keeps each move on its own host
+  (forbidding.preferred_across_hosts, said._preferred_on_own_hosts);
+- "comes before", "goes ahead of", "ranks above" another move put that move second (forbidding.RANKED_FIRST).
 """
 
 from __future__ import annotations
 
+from forge.rulebook.language.predicate import positive_hosts
+from forge.rulebook.language.said import said_in_words
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence, RuleStatus
 from forge.rulebook.retrieval.resolve import settle
 from forge.rulebook.store.curation import Teaching
 from tests.plan_book import PlanBook
 
 CHOOSER = ("action_chooser",)
+
+
+def _semantic(text: str, actor: str) -> Teaching:
+    return Teaching(text, "CONTENT", CHOOSER, "g", actor, Evidence("correction", actor, text[:40], 1),
+                    trigger="dn-x", compiled_by="model", text=text)
 
 
 def _compiled(text: str, actor: str, when: dict, action: dict, revises: bool = False) -> Teaching:
@@ -44,3 +55,14 @@ def test_a_replaced_rule_another_teacher_brings_back_is_disputed_by_its_replacem
     pair = (old.rule_id, new.rule_id)
     assert settle(pair, book.records, "user:sven").winner == old.rule_id
     assert settle(pair, book.records, "user:rhea").winner == new.rule_id
+
+
+# -- one move said to rank before another ------------------------------------------------------------------------------
+
+def test_ranked_before_another_move_is_a_preference_in_words() -> None:
+    for link in ("comes before", "goes ahead of", "ranks above"):
+        text = f"With Enterprise2 at user level, an Analyse {link} another Remove on Enterprise2."
+        assert read_wording(text).dispreferred == ("Remove",), link
+        when, action = said_in_words(text)
+        assert action.mode == "prefer" and action.move.verb == "Analyse" and action.over.verb == "Remove", link
+        assert positive_hosts(when) == {"Enterprise2"}

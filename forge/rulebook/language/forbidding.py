@@ -221,14 +221,19 @@ _COMPARED = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|agai
                        + VERB_WORD + r")", re.IGNORECASE)
 
 
+# (r57n) One move said to rank first, in words of order: "an Analyse comes before another Remove", "goes ahead of",
+# "ranks above": the move after it is put second (a preference, as "beats" says it).
+RANKED_FIRST = r"(?:comes?|goes?|ranks?|sits?)\s+(?:first\s+)?(?:before|ahead\s+of|above)"
+
+
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
 # dispreferred (a comparison in another verb than "better than", _COMPARED).
 # (r40h, r40m: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse
 # on it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
 BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+(?:[^.;:,!?]{0,80}?\s)?)?"
                     r"(?:(?:always|still|easily|clearly)\s+)?"
-                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
-                    r"(?:(?:a|an|the|any)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+                    r"(?:(?:a|an|the|any|another)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
 
 
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
