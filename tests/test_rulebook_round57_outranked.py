@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
+from forge.rulebook.language.meaning import disputing, meaning_of
 from forge.rulebook.language.predicate import positive_hosts
-from forge.rulebook.language.said import said_in_words
+from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence, RuleStatus
 from forge.rulebook.retrieval.resolve import settle
@@ -55,6 +56,34 @@ def test_a_replaced_rule_another_teacher_brings_back_is_disputed_by_its_replacem
     pair = (old.rule_id, new.rule_id)
     assert settle(pair, book.records, "user:sven").winner == old.rule_id
     assert settle(pair, book.records, "user:rhea").winner == new.rule_id
+
+
+# -- a preference whose two moves each name their own host ----------------------------------------------------------------
+
+def test_a_preference_across_two_hosts_keeps_each_move_on_its_own_host() -> None:
+    when, action = said_in_words("Once Op_Host1 and Enterprise0 both sit at root, prefer a Restore on Op_Host1 over an "
+                                 "Analyse on Enterprise0.")
+    assert action.mode == "prefer"
+    assert (action.move.verb, action.move.target) == ("Restore", "Op_Host1")
+    assert (action.over.verb, action.over.target) == ("Analyse", "Enterprise0")
+    assert positive_hosts(when) == {"Op_Host1", "Enterprise0"}
+    # the ban read in words is on the host its move was put second on, not on the host preferred
+    forbidden = forbidden_in_words("Prefer a Restore on Op_Host1 over an Analyse on Enterprise0, always.")
+    assert forbidden is not None and positive_hosts(forbidden[0]) == {"Enterprise0"}
+
+
+def test_a_preference_across_hosts_disputes_only_where_its_words_do() -> None:
+    book = PlanBook()
+    across = "Prefer a Restore on Op_Host1 over an Analyse on Enterprise0 whenever Op_Host1 and Enterprise0 are at root."
+    evict = "Enterprise0 at root: evict the intruder from Enterprise0 with a Remove."
+    book.apply(_semantic(across, "user:tova"),
+               _compiled(evict, "user:ugo", {"host": "Enterprise0", "compromise": "Privileged"},
+                         {"mode": "do", "verb": "Remove", "target": "Enterprise0"}))
+    general, other = book.of(across), book.of(evict)
+    meaning = disputing(meaning_of(general))
+    assert (meaning.action.move.target, meaning.action.over.target) == ("Op_Host1", "Enterprise0")
+    # it prefers a Restore of Op_Host1, not of Enterprise0: a Remove of Enterprise0 is no move it speaks against
+    assert other.rule_id not in general.conflicts_with
 
 
 # -- one move said to rank before another ------------------------------------------------------------------------------

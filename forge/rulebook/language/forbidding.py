@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES
-from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_SHORT, VERB, VERB_FORMS, canonical_verb,
-                                           classes_in, hosts_in, verbs_in)
+from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_NAME, HOST_SHORT, VERB, VERB_FORMS,
+                                           canonical_verb, classes_in, hosts_in, verbs_in)
 
 
 # A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
@@ -234,6 +234,36 @@ BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)
                     r"(?:(?:always|still|easily|clearly)\s+)?"
                     r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
                     r"(?:(?:a|an|the|any|another)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+
+
+# (r57n) "A Remove on User1 is preferred over a Restore on User2", "a DecoyTomcat on Enterprise1 comes before another
+# Remove on User0": a preference whose two moves each name their own host. Each move keeps its host (read as one verb over
+# the other on every host the text names, the rule disputed a Restore on User1 it never spoke of).
+PREFERRED_ACROSS_HOSTS = re.compile(
+    r"(?P<first>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+(?P<first_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b"
+    r"[\s,]+(?:(?:always|still|clearly|generally|usually)\s+)?(?:over|rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|"
+    r"beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+    r"(?:(?:a|an|the|any|another|one)\s+)?(?P<second>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+"
+    r"(?P<second_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b", re.IGNORECASE)
+
+
+def preferred_across_hosts(text: str) -> Optional[tuple[tuple[str, str], tuple[str, str]]]:
+    """((verb, host) preferred, (verb, host) put second) when the text prefers one move on a host it names over another
+    move on another host it names, each said with its own host (`PREFERRED_ACROSS_HOSTS`); None otherwise, or when it says
+    so more than once (which pair is the rule is then not plain)."""
+    found = list(PREFERRED_ACROSS_HOSTS.finditer(text))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    moves = []
+    for verb_group, host_group in (("first", "first_host"), ("second", "second_host")):
+        verbs, hosts = verbs_in(match[verb_group]), hosts_in(match[host_group])
+        if len(verbs) != 1 or len(hosts) != 1:
+            return None
+        moves.append((verbs[0], hosts[0]))
+    if moves[0][1] == moves[1][1] or moves[0][0] == moves[1][0]:
+        return None
+    return moves[0], moves[1]
 
 
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
