@@ -236,8 +236,8 @@ BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)
                     r"(?:(?:a|an|the|any|another)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
 
 
-# (r57n) "A Remove on User1 is preferred over a Restore on User2", "a DecoyTomcat on Enterprise1 comes before another
-# Remove on User0": a preference whose two moves each name their own host. Each move keeps its host (read as one verb over
+# (r57n) "A Remove on User1 is preferred over a Restore on User2", "an Analyse of Op_Host2 ranks above any Restore of
+# Enterprise0": a preference whose two moves each name their own host. Each move keeps its host (read as one verb over
 # the other on every host the text names, the rule disputed a Restore on User1 it never spoke of).
 PREFERRED_ACROSS_HOSTS = re.compile(
     r"(?P<first>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+(?P<first_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b"
