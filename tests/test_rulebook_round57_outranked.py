@@ -95,3 +95,27 @@ def test_ranked_before_another_move_is_a_preference_in_words() -> None:
         when, action = said_in_words(text)
         assert action.mode == "prefer" and action.move.verb == "Analyse" and action.over.verb == "Remove", link
         assert positive_hosts(when) == {"Enterprise2"}
+
+
+# -- a move said to bring nothing new -------------------------------------------------------------------------------------
+
+def test_a_move_said_to_bring_nothing_new_is_put_aside_for_the_order_beside_it() -> None:
+    text = "Honestly a second Analyse of Op_Host2 just tells us nothing new; Remove it once it sits at user level."
+    assert "Analyse" in read_wording(text).dispreferred
+    when, action = said_in_words(text)
+    assert action.mode == "prefer" and action.move.verb == "Remove" and action.over.verb == "Analyse"
+    assert positive_hosts(when) == {"Op_Host2"}
+    # told of the past, it is a report, no judgement of the move
+    assert "Analyse" not in read_wording("The Analyse of Op_Host2 told us nothing, so Remove it at user level.").dispreferred
+
+
+def test_two_teachers_on_a_move_one_says_brings_nothing_are_flagged() -> None:
+    book = PlanBook()
+    first = "Op_Host2 at user level: run an Analyse of Op_Host2 before anything else."
+    second = "An Analyse on Op_Host2 gains us nothing at this point; Remove it when it is at user level."
+    book.apply(_compiled(first, "user:wren", {"host": "Op_Host2", "compromise": "User"},
+                         {"mode": "do", "verb": "Analyse", "target": "Op_Host2"}),
+               _semantic(second, "user:yuri"))
+    a, b = book.of(first), book.of(second)
+    assert b.rule_id in a.conflicts_with
+    assert settle((a.rule_id, b.rule_id), book.records, "user:yuri").winner == b.rule_id

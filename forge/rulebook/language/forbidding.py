@@ -163,6 +163,15 @@ NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(
                        rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)
 
 
+# (r57n) A move said to bring nothing new, in the present: "an Analyse on Enterprise2 tells us nothing we don't already
+# know", "a second Analyse adds nothing", "a Restore there buys us nothing": the move put aside (read as no word of it, a
+# teacher's "..., Remove it" beside it was a plain order and never disputed another teacher's Analyse of that host).
+# (the present tense only: "the Analyse told us nothing" is a report of what happened)
+_GAINS_NOTHING = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|the\s+box|\w+\d)|there|here)){0,2}\s+"
+                            r"(?:(?:just|simply|really|only)\s+)?(?:tells|shows|gives|teaches|buys|gains|gets|adds|brings)\s+"
+                            r"(?:(?:us|you|me|them)\s+)?(?:nothing|no\s+(?:new\s+)?(?:information|info|news|insight))\b", re.IGNORECASE)
+
+
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
 _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
@@ -943,10 +952,12 @@ def _judged_subject(before: str) -> str:
 
 def falling_short(text: str) -> tuple[str, ...]:
     """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
-    wait a turn"), are not worth it (r49m, `NOT_WORTH`) or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
-    not clear root"), which the order's reading drops."""
+    wait a turn"), are not worth it (r49m, `NOT_WORTH`), bring nothing new (r57n, `_GAINS_NOTHING`) or asks what good
+    they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order
+    ("...; a Remove does not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH, _GAINS_NOTHING)
+                               for match in pattern.finditer(text)
                                if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
                                and not _OTHER_THAN_NAMED.search(text[:match.start("verb")])  # (r55d: the measure, not the move)
                                and not (pattern is _COSTLY and _cost_accepted(text, match))
