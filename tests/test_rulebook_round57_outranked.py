@@ -112,7 +112,7 @@ def test_a_move_said_to_bring_nothing_new_is_put_aside_for_the_order_beside_it()
 def test_two_teachers_on_a_move_one_says_brings_nothing_are_flagged() -> None:
     book = PlanBook()
     first = "Op_Host2 at user level: run an Analyse of Op_Host2 before anything else."
-    second = "An Analyse on Op_Host2 gains us nothing at this point; Remove it when it is at user level."
+    second = "An Analyse on Op_Host2 gains us nothing at this point; Remove it while Op_Host2 stays at user level."
     book.apply(_compiled(first, "user:wren", {"host": "Op_Host2", "compromise": "User"},
                          {"mode": "do", "verb": "Analyse", "target": "Op_Host2"}),
                _semantic(second, "user:yuri"))

@@ -163,8 +163,8 @@ NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(
                        rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)
 
 
-# (r57n) A move said to bring nothing new, in the present: "an Analyse on Enterprise2 tells us nothing we don't already
-# know", "a second Analyse adds nothing", "a Restore there buys us nothing": the move put aside (read as no word of it, a
+# (r57n) A move said to bring nothing new, in the present: "one more Analyse of Op_Host1 shows us nothing new", "a second
+# Analyse adds nothing", "a Restore there buys us nothing": the move put aside (read as no word of it, a
 # teacher's "..., Remove it" beside it was a plain order and never disputed another teacher's Analyse of that host).
 # (the present tense only: "the Analyse told us nothing" is a report of what happened)
 _GAINS_NOTHING = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|the\s+box|\w+\d)|there|here)){0,2}\s+"
@@ -954,7 +954,7 @@ def falling_short(text: str) -> tuple[str, ...]:
     """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
     wait a turn"), are not worth it (r49m, `NOT_WORTH`), bring nothing new (r57n, `_GAINS_NOTHING`) or asks what good
     they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order
-    ("...; a Remove does not clear root"), which the order's reading drops."""
+    (an order, then "; Remove falls short at root"), which the order's reading drops."""
     text = " ".join(text.split())
     return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH, _GAINS_NOTHING)
                                for match in pattern.finditer(text)
