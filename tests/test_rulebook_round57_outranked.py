@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from forge.rulebook.language.meaning import disputing, meaning_of
 from forge.rulebook.language.predicate import positive_hosts
+from forge.rulebook.language.revision import says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence, RuleStatus
@@ -119,3 +120,25 @@ def test_two_teachers_on_a_move_one_says_brings_nothing_are_flagged() -> None:
     a, b = book.of(first), book.of(second)
     assert b.rule_id in a.conflicts_with
     assert settle((a.rule_id, b.rule_id), book.records, "user:yuri").winner == b.rule_id
+
+
+# -- an earlier note pointed to, not revised ------------------------------------------------------------------------------
+
+def test_an_earlier_note_only_pointed_to_is_no_revision() -> None:
+    pointed = "Op subnet orders:\n- any op host under exploit -> Remove it\n- (Op_Host2: see my earlier note)"
+    assert not says_revision(pointed)
+    assert not says_revision("Restore each enterprise box that is rooted, Enterprise1 as per the previous rule.")
+    assert says_revision("My earlier note was too soft: Remove Op_Host2 when it is exploited.")
+
+
+def test_a_general_order_pointing_to_its_exception_keeps_the_exception() -> None:
+    book = PlanBook()
+    exception = "Op_Host2 under exploit: evict with a Remove; a Restore of it is out."
+    general = "Op subnet orders:\n- any op host under exploit -> Restore it\n- (Op_Host2: see my earlier note)"
+    book.apply(_compiled(exception, "user:zeno", {"host": "Op_Host2", "activity": "Exploit"},
+                         {"mode": "prefer", "verb": "Remove", "target": "Op_Host2", "over": {"verb": "Restore", "target": "Op_Host2"}}))
+    book.apply(_compiled(general, "user:zeno", {"class": "Operational", "activity": "Exploit"},
+                         {"mode": "do", "verb": "Restore", "target": "$matched"}))
+    narrow, broad = book.of(exception), book.of(general)
+    assert narrow.active and narrow.rule_id not in broad.supersedes
+    assert broad.rule_id in narrow.conflicts_with
