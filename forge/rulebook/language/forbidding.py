@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES
-from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_SHORT, VERB, VERB_FORMS, canonical_verb,
-                                           classes_in, hosts_in, verbs_in)
+from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_NAME, HOST_SHORT, VERB, VERB_FORMS,
+                                           canonical_verb, classes_in, hosts_in, verbs_in)
 
 
 # A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
@@ -164,6 +164,15 @@ NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(
                        rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)
 
 
+# (r57n) A move said to bring nothing new, in the present: "one more Analyse of Op_Host1 shows us nothing new", "a second
+# Analyse adds nothing", "a Restore there buys us nothing": the move put aside (read as no word of it, a
+# teacher's "..., Remove it" beside it was a plain order and never disputed another teacher's Analyse of that host).
+# (the present tense only: "the Analyse told us nothing" is a report of what happened)
+_GAINS_NOTHING = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|the\s+box|\w+\d)|there|here)){0,2}\s+"
+                            r"(?:(?:just|simply|really|only)\s+)?(?:tells|shows|gives|teaches|buys|gains|gets|adds|brings)\s+"
+                            r"(?:(?:us|you|me|them)\s+)?(?:nothing|no\s+(?:new\s+)?(?:information|info|news|insight))\b", re.IGNORECASE)
+
+
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
 _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
@@ -222,14 +231,49 @@ _COMPARED = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|agai
                        + VERB_WORD + r")", re.IGNORECASE)
 
 
+# (r57n) One move said to rank first, in words of order: "an Analyse comes before another Remove", "goes ahead of",
+# "ranks above": the move after it is put second (a preference, as "beats" says it).
+RANKED_FIRST = r"(?:comes?|goes?|ranks?|sits?)\s+(?:first\s+)?(?:before|ahead\s+of|above)"
+
+
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
 # dispreferred (a comparison in another verb than "better than", _COMPARED).
 # (r40h, r40m: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse
 # on it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
 BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+(?:[^.;:,!?]{0,80}?\s)?)?"
                     r"(?:(?:always|still|easily|clearly)\s+)?"
-                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
-                    r"(?:(?:a|an|the|any)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+                    r"(?:(?:a|an|the|any|another)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+
+
+# (r57n) "A Remove on User1 is preferred over a Restore on User2", "an Analyse of Op_Host2 ranks above any Restore of
+# Enterprise0": a preference whose two moves each name their own host. Each move keeps its host (read as one verb over
+# the other on every host the text names, the rule disputed a Restore on User1 it never spoke of).
+PREFERRED_ACROSS_HOSTS = re.compile(
+    r"(?P<first>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+(?P<first_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b"
+    r"[\s,]+(?:(?:always|still|clearly|generally|usually)\s+)?(?:over|rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|"
+    r"beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+    r"(?:(?:a|an|the|any|another|one)\s+)?(?P<second>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+"
+    r"(?P<second_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b", re.IGNORECASE)
+
+
+def preferred_across_hosts(text: str) -> Optional[tuple[tuple[str, str], tuple[str, str]]]:
+    """((verb, host) preferred, (verb, host) put second) when the text prefers one move on a host it names over another
+    move on another host it names, each said with its own host (`PREFERRED_ACROSS_HOSTS`); None otherwise, or when it says
+    so more than once (which pair is the rule is then not plain)."""
+    found = list(PREFERRED_ACROSS_HOSTS.finditer(text))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    moves = []
+    for verb_group, host_group in (("first", "first_host"), ("second", "second_host")):
+        verbs, hosts = verbs_in(match[verb_group]), hosts_in(match[host_group])
+        if len(verbs) != 1 or len(hosts) != 1:
+            return None
+        moves.append((verbs[0], hosts[0]))
+    if moves[0][1] == moves[1][1] or moves[0][0] == moves[1][0]:
+        return None
+    return moves[0], moves[1]
 
 
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
@@ -928,10 +972,12 @@ def _judged_subject(before: str) -> str:
 
 def falling_short(text: str) -> tuple[str, ...]:
     """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
-    wait a turn"), are not worth it (r49m, `NOT_WORTH`) or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
-    not clear root"), which the order's reading drops."""
+    wait a turn"), are not worth it (r49m, `NOT_WORTH`), bring nothing new (r57n, `_GAINS_NOTHING`) or asks what good
+    they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order
+    (an order, then "; Remove falls short at root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH, _GAINS_NOTHING)
+                               for match in pattern.finditer(text)
                                if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
                                and not _OTHER_THAN_NAMED.search(text[:match.start("verb")])  # (r55d: the measure, not the move)
                                and not (pattern is _COSTLY and _cost_accepted(text, match))
