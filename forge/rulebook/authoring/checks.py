@@ -62,14 +62,14 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
-from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
+from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
@@ -168,7 +168,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r40m) "its evidence lists no <file>": the evidence reading's own negation, the gate judges it
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
-        if _fallback_after_the_order(words, condition.text, action):
+        if _fallback_after_the_order(words, condition.text, action) or _unavailability_guarded(words.text, condition.text, unexpressed):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
@@ -270,6 +270,25 @@ def _fallback_after_the_order(words: Wording, condition: str, action: Optional[d
     def ordered(text: str, verb: str, target: Optional[str]) -> bool:
         return any(same_verb(v, verb) for v in verbs_in(text)) and (not _concrete(target) or target in hosts_in(text))
     return all(ordered(before, v, t) and not ordered(after, v, t) for v, t in done)
+
+
+# (r57m) A condition that says only that a move cannot be made this turn, `MOVE_UNAVAILABLE` ("if a Remove can't be
+# done that step", "when no Restore is open to us"): no "not" or quiet value of the table says it, so the predicate
+# cannot express it; the compilation states it in its unexpressed rest, which the gate holds the rule to.
+
+
+def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool:
+    """(r57m) Whether `condition` (with the words after it in `text`: the reading may end it at the move, "when no")
+    says only that a move is not possible (`MOVE_UNAVAILABLE`, negated) and the unexpressed rest says that of the same
+    move."""
+    at = text.find(condition.strip(" ,.;:"))
+    said = MOVE_UNAVAILABLE.match(text, at) if at >= 0 and condition.strip(" ,.;:") else None
+    if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
+            or not denies_availability(said):
+        return False
+    # (r57b) the rest must deny the move too: "when a Remove is possible" is the other case, the order's opposite
+    return any(verbs_in(m["move"]) == verbs_in(said["move"]) and denies_availability(m)
+               for m in MOVE_UNAVAILABLE.finditer(unexpressed or ""))
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:
@@ -566,6 +585,8 @@ _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u20
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
                      r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b|"
+                     # (r57m) "..., no discussion", "no debate", "no arguing": the order not open to dispute
+                     r"\bno\s+(?:discussion|debate|argument|arguing|ifs\s+or\s+buts|two\s+ways\s+about\s+it)\b|"
                      # (r42m) a concession, "no matter what the other hosts show", "no matter how busy the step is": the
                      # order holds whatever else holds, no negation of it
                      r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)",
@@ -638,6 +659,32 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
                              r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
+# (r57m) The "no" that answers the question before it, opening the clause after: "Was a Remove right there? No, an
+# Analyse was due: Analyse User4 ...". It turns down the move the question asked after (forms.moves_answered, the
+# _answered check), never the other move the answer goes on to order.
+_ANSWER_NO_OPENS = re.compile(r"^\s*(?:no|nope|nah)\s*[,.!:;\u2014\u2013-]+\s*", re.IGNORECASE)
+
+
+def _answer_no_away(text: str, clause: str, verb: str) -> str:
+    """(r57m) `clause` without its opening "no" (`_ANSWER_NO_OPENS`) where the sentence before it is a question that
+    asks after some move, and not after `verb`."""
+    opening = _ANSWER_NO_OPENS.match(clause)
+    at = text.find(clause.strip())
+    if opening is None or at < 0 or not text[:at].rstrip().endswith("?"):
+        return clause
+    question = re.split(r"(?<=[.!?;:])\s+", text[:at].rstrip()[:-1])[-1]
+    asked = verbs_in(question)
+    if _DENIAL_GOES_ON.search(clause[opening.end():]):
+        return clause  # (r57b) "No, nor would a Remove": the answer's "no" said of the other move as well
+    return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
+
+
+# (r57b) An answer whose "no" reaches on to the next move: "No, nor would a Remove of User2", "No, and neither would a
+# Restore", "No, a Remove either": the denial goes on, so the "no" is that move's too
+_DENIAL_GOES_ON = re.compile(r"^(?:and\s+|or\s+|but\s+)?(?:nor|neither|not|nothing|never|no)\b|\b(?:nor|neither|either|"
+                             r"no\s+(?:better|more|use|good)|as\s+well|too|also|likewise|same\s+goes)\b", re.IGNORECASE)
+
+
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
 # value, said in words, no turning down of the order's verb.
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
@@ -756,7 +803,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
-            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(clause, done))))
+            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(
+                _answer_no_away(words.text, clause, verb), done))))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
@@ -821,12 +869,21 @@ _REFERENCE = re.compile(r"\b(?:same\s+(?:[\w-]+\s+)?as|just\s+like|like|not\s+un
 # ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
 _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
                        re.IGNORECASE)
+# (r57m) ... or one the text sends to another note in an aside: "(Enterprise2: see my earlier note)", "(for User3, see
+# the card above)": that host's case is the other note's, as with _NOT_MINE
+_SEE_OTHER_NOTE = re.compile(r"\(\s*(?:for\s+)?[\w-]+(?:\s+itself)?\s*[:,-]?\s*see\s+(?:my|our|the|[\w-]+['\u2019]s)\s+"
+                             r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|line|entry|card|order)s?\b[^()]*\)", re.IGNORECASE)
+
+
+def _sent_to_another_note(text: str) -> set[str]:
+    """(r57b) The hosts an aside sends to another note (_SEE_OTHER_NOTE)."""
+    return {h for m in _SEE_OTHER_NOTE.finditer(text) for h in hosts_in(m.group(0))}
 
 
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
     (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, _SEE_OTHER_NOTE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")
@@ -887,16 +944,44 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     matched = isinstance(action, dict) and MATCHED in targets
     # (and a host the order is contrasted with, "restore compromised user hosts - not User3 though": no exception word,
     # the same exclusion)
-    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
+    # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
+    # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
-            said = "excepts" if host in words.excepted else "contrasts its order with"
+            said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
+                else "sends to another note"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
-        or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action)
+        or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
+        or _banned_move_on_case(words, predicate, action)
+
+
+# (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
+# where the case is looked for, no place the order gives its move on.
+_CASE_CLAUSE = re.compile(r"\b(?:once|after|when|whenever|while|if|until|till|before|unless|as\s+long\s+as|so\s+long\s+as)\b"
+                          r"[^.;:!?,]*", re.IGNORECASE)
+
+
+def _banned_move_on_case(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r57d) A move the text forbids, ordered on a host it names only in the case its ban holds in ("Never Restore User2
+    once Enterprise0 is rooted" stored as "when Enterprise0 is rooted, Restore $matched", or Restore Enterprise0): the text
+    orders that move nowhere, and the order fell on the host whose state the ban waits on. Left alone: a move the order
+    gives on a host of its own ("...; Restore Enterprise0 instead"), and an order that names no host or points back."""
+    order = _CASE_CLAUSE.sub(" ", words.order)
+    placed = set(hosts_in(order))
+    if not words.prohibitions or not placed or _POINTS_BACK.search(order):
+        return None  # (an order that points back, "Restore it, but never Restore User2", gives its move on the case's host)
+    matched = {h for h in positive_hosts(predicate) if h in HOSTS} if not isinstance(predicate, Always) else set()
+    for verb, target in _moves(action)[0]:
+        aimed = hosts_of([target]) if isinstance(target, str) and target != MATCHED else matched if target == MATCHED else set()
+        if aimed and not aimed & placed and any(p.verb is None or same_verb(p.verb, verb) for p in words.prohibitions):
+            return (f"prohibition: the text forbids {verb} and orders it nowhere, but the action orders it on "
+                    f"{', '.join(sorted(aimed))[:60]}, a host the text names only in the case its ban holds in")
+    return None
 
 
 def _waited_on_only(words: Wording, target: str) -> bool:
@@ -1058,13 +1143,26 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
 # as a specimen of it: "hosts such as Op_Server0", "a desktop of the same sort as User1" (the group, never the host alone).
-_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b"
-                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?P<specimen>\w+\d)\b",
+# (r57m: "the Defender included": a host whose name ends in no digit; only the names hosts_in reads are kept)
+_INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?:the\s+)?(?P<after>\w+)\b"
+                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?:the\s+)?(?P<specimen>\w+)\b",
                        re.IGNORECASE)
 
 
 def _included(instruction: str) -> set[str]:
-    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+    return {h for m in _INCLUDED.finditer(instruction) if not _inclusion_doubted(instruction, m)
+            for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
+
+
+# (r57b) An inclusion turned down or left in doubt: "hardly even the Defender", "not even Enterprise2", "the Defender too
+# maybe, I am not sure": the host is not said to be one of the class the order is for
+_INCLUSION_DENIED_BEFORE = re.compile(r"\b(?:not|never|hardly|scarcely|barely|nor|no|n['\u2019]t)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_INCLUSION_DOUBTED_AFTER = re.compile(r"\s*,?\s*(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|suppose)|"
+                                      r"(?:i\s+am|i['\u2019]m)\s+not\s+sure|not\s+sure|\?)", re.IGNORECASE)
+
+
+def _inclusion_doubted(text: str, found: re.Match) -> bool:
+    return bool(_INCLUSION_DENIED_BEFORE.search(text[:found.start()]) or _INCLUSION_DOUBTED_AFTER.match(text, found.end()))
 
 
 # (r41m) A class the lesson names to speak of every host outside it: "any box outside the op subnet", "any machine other
@@ -1381,6 +1479,24 @@ def _stateless(words: Wording, predicate) -> Optional[str]:
 _BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
 
 
+# (r57d) The state an order or a ban waits for with "after" ("Never Restore User2 after Enterprise0 is rooted", "Remove
+# Op_Host1 after User3 gets exploited"): no condition the reader places, so no check held the predicate to it.
+_AFTER_STATE = re.compile(r"\bafter\s+(?P<what>[^,;.:!?]+)", re.IGNORECASE)
+
+
+def _after_excluded(words: Wording, predicate) -> Optional[str]:
+    """(r57d) A predicate that excludes the state the text's move waits for with "after" (the host clean, or that state
+    denied): the rule holds in the case before it, where the text gives no such move (a ban laid there forbids what the
+    text leaves open; an order given there is given too early)."""
+    for found in _AFTER_STATE.finditer(words.text):
+        what = claims(found["what"], subject_of(words))
+        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
+                and not may_overlap(predicate, what):
+            return (f"after: the text's move waits for {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
+                    "excludes it: express the state it waits for")
+    return None
+
+
 def _before(words: Wording, predicate) -> Optional[str]:
     """An order given before something happens ("put a decoy on Enterprise2 before the attacker reaches it", "restore
     Enterprise1 before the attacker escalates on it") applies while it has not: a trigger that requires it fires only
@@ -1464,10 +1580,13 @@ def _state_moved(found, predicate) -> Optional[str]:
     asked = _states(predicate)
     for (place, key), values in _states(found).items():
         other = asked.get((place, key), set())
-        if other and "any" not in values and "any" not in other and not values & other:
+        # (r57d: or a place read in some state of a kind, "any user host with unknown malware", asked only quiet in it, as
+        # Compromised No: the opposite, whatever else the reading left out)
+        quiet = values == {"any"} and bool(other) and other <= {QUIET_ACTIVITY, QUIET_COMPROMISE}
+        if quiet or other and "any" not in values and "any" not in other and not values & other:
             where = place if place in HOSTS else "any host" if place == ANY_CLASS else f"a {place} host"
-            return (f"claims: the condition reads {where} as {'/'.join(sorted(values))} ({key}), but the predicate asks "
-                    f"it as {'/'.join(sorted(other))}: express the state the text says")
+            return (f"claims: the condition reads {where} as {'some ' + key if quiet else '/'.join(sorted(values))} ({key}), "
+                    f"but the predicate asks it as {'/'.join(sorted(other))}: express the state the text says")
     return None
 
 
@@ -1936,7 +2055,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
-        or _before(words, predicate) \
+        or _before(words, predicate) or _after_excluded(words, predicate) \
         or _history_turned(words, predicate, unexpressed) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _level_turned(words, predicate, unexpressed) \
         or _level_relative(text, predicate) \
@@ -1947,7 +2066,23 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _narrow(text, predicate, unexpressed, action) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
-        or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action)
+        or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
+        or _server_on_named_host(words, predicate, action)
+
+
+def _server_on_named_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r57l) A lesson that speaks of "the server" where the text names no server (names.server_unnamed: "When User1 is
+    rooted, Restore the server") compiled on the hosts it names alone, none a server: the server was read as one of
+    them (the Restore aimed at User1, or "the server is rooted" placed on User1), a host it is not. Left alone: an entry
+    with a class, a host in general, or any server among its places (the server may be one of those)."""
+    if not server_unnamed(words.text, f"{words.situation} {words.instruction}"):
+        return None
+    places = {h for a, _ in atoms_of(predicate) for h in [a.host] if h is not None} \
+        | {t for _, t in _own_moves(action) if isinstance(t, str) and t in HOSTS}
+    if any(a.host is None for a, _ in atoms_of(predicate)) or not places or places & SERVER_HOSTS:
+        return None
+    return (f"host: the text speaks of the server, a host it does not name, but the entry is about "
+            f"{', '.join(sorted(places))} alone, none of them a server: keep the server out of the hosts it names")
 
 
 def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:

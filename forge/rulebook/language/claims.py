@@ -331,10 +331,91 @@ def _compared_claims(condition: str, subject: Optional[str], unresolved: Optiona
     return all_of(compared + ([inner] if inner is not None else []))
 
 
+# (r57a) A level said by its place against another: "less than root", "below admin", "under root", "lower than root",
+# "beneath user level", "not as far as root", "above user level", "past user level". A comparative below a level is the
+# levels under it, never that level: under root, anything but root (as "short of root" reads, "without root"); under user
+# level, no compromise. Above user level is root. Read by the level word alone, "anything less than root on the Defender"
+# held with the Defender at root, the one level its words rule out. What no level of the table says (above root, "at
+# least" / "at most", "root or less", "under root privileges", what a host runs with) is left unread. Denied, it is the
+# other side: "nothing less than root" is root, "no higher than user level" anything but root.
+_LEVEL_PLACED = (r"(?:(?:a|the)\s+)?(?:(?P<user>user(?:[\s-]level)?)|(?P<root>root|privileged|admin(?:istrator)?|system[\s-]level|"
+                 r"(?:fully|completely|totally|entirely)\s+(?:owned|compromised|rooted|pwned|taken(?:\s+over)?)))"
+                 r"(?:[\s-]+(?:level|compromise|(?P<held>access|privileges?|rights|control)))?\b(?!['\u2019]s\b)")
+# (and every level but the one named, "anything but root", "any level other than admin": below root, the levels under it;
+# below user level, as that is no place, unread)
+_BELOW_PLACE = r"below|under(?:neath)?|beneath|(?:lower|less)\s+than|short\s+of|not\s+(?:as|so)\s+(?:far|high)\s+as"
+_ALL_BUT = r"(?:anything|any\s+level|whatever(?:\s+level)?)\s+(?:but|other\s+than|except|besides|save|bar)"
+_ABOVE_PLACE = r"above|over|beyond|past|(?:higher|more|further|greater)\s+than"
+_LEVEL_BY_PLACE = re.compile(rf"(?P<denied>\b(?:no|not|nothing|never|none)\s+(?:(?:even|any|much|ever)\s+)?)?\b(?:(?P<below>{_BELOW_PLACE}|(?P<but>{_ALL_BUT}))|"
+                             rf"(?P<above>{_ABOVE_PLACE})|(?P<bound>at\s+(?:least|most)|at\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE})))\s+"
+                             rf"{_LEVEL_PLACED}(?P<either>\s+or\s+(?:{_BELOW_PLACE}|{_ABOVE_PLACE}|less|more|worse|better|lower|higher)\b)?",
+                             re.IGNORECASE)
+# ("user level or higher", "... or worse" is a compromise for sure, shorthand._LEVEL_OR_ABOVE reads it; "root or less",
+# "user level or under" names no level of the table)
+_LEVEL_OR_PLACE = re.compile(rf"\b{_LEVEL_PLACED}\s*(?:,\s*)?or\s+(?:{_BELOW_PLACE}|less|better|lower)\b", re.IGNORECASE)
+
+
+def _level_by_place_said(condition: str) -> Optional[tuple[str, tuple[str, ...], str]]:
+    """`condition` with each level said by its place against another (`_LEVEL_BY_PLACE`) said as the levels it means
+    ("without root", "without any compromise", "at root"), with what each means ("not root", "root", "none") and the
+    condition without them; None where one of them names no level of the table."""
+    if _LEVEL_OR_PLACE.search(condition):
+        return None
+    unread = False
+    meant: list[str] = []
+
+    def said(found: re.Match) -> str:
+        nonlocal unread
+        # ("under root privileges", "under admin control": what the host runs with, or who holds it, no place below)
+        under_held = found["held"] and found["below"] and found["below"].lower().startswith("under")
+        denied = found["denied"] and not (found["bound"] or found["either"] or under_held)
+        if denied and found["below"] and found["root"] or not found["denied"] and found["above"] and found["user"]:
+            meant.append("root")  # ("nothing less than root" is root, "above user level" too)
+            return "at root"
+        if denied and found["above"] and found["user"] or not found["denied"] and found["below"] and found["root"] \
+                and not under_held:
+            meant.append("not root")  # ("no higher than user level", "less than root": anything but root)
+            return "without root"
+        if not found["denied"] and found["below"] and found["user"] and not (found["bound"] or found["either"] or under_held
+                                                                             or found["but"]):
+            meant.append("none")  # ("below user level": no compromise)
+            return "without any compromise"
+        unread = True
+        return found[0]
+    placed = _LEVEL_BY_PLACE.sub(said, condition)
+    return None if unread else (placed, tuple(meant), _LEVEL_BY_PLACE.sub(" ", condition))
+
+
+def _level_placed_kept(found, meant: tuple[str, ...], rest: str) -> bool:
+    """(r57a) Whether the claims of a condition whose levels by place were said plainly (`_level_by_place_said`) keep
+    each such level as its own part, and some other part where the rest of it states something more ("exploited but
+    still below root"): read into one clause with the rest, "<host> short of root and showing an exploit" denied the
+    exploit, and "exploited but still below root" lost the level. A class's "not root" is not kept."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+
+    parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+
+    def level(part) -> Optional[str]:
+        atom = part.part if isinstance(part, Not) else part
+        # (a class denied root, "a user box below root", is no user box at root: said of none shown, it held; unread)
+        if not isinstance(atom, Atom) or atom.activity is not None or atom.history() or isinstance(part, Not) and atom.host is None:
+            return None
+        return {(True, "Privileged"): "not root", (False, "Privileged"): "root", (False, "No"): "none"}.get(
+            (isinstance(part, Not), atom.compromise))
+
+    kinds = [level(p) for p in parts]
+    return all(m in kinds for m in meant) and (not STATE_SPOKEN.search(rest) or any(k is None for k in kinds))
+
+
 @lru_cache(maxsize=8192)
 def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], universal: bool):
     unresolved: list = []
-    found = _read_claims(condition, subject, unresolved, group, universal)
+    placed = _level_by_place_said(condition)  # (r57a: "less than root" is the levels under root, never root)
+    if placed is None:
+        return None, (condition,)
+    found = _read_claims(placed[0], subject, unresolved, group, universal)
+    if placed[1] and not _level_placed_kept(found, placed[1], placed[2]):
+        return None, (condition,)
     return found, tuple(unresolved)
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES
-from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_SHORT, VERB, VERB_FORMS, canonical_verb,
-                                           classes_in, hosts_in, verbs_in)
+from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_NAME, HOST_SHORT, VERB, VERB_FORMS,
+                                           canonical_verb, classes_in, hosts_in, verbs_in)
 
 
 # A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
@@ -86,7 +86,7 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
-                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"bad\s+(?:idea|move|call|choice)|(?:not|never)\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|"
                        # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
                        r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:right|correct|proper|appropriate|acceptable|good|best|wise|safe|smart)"
@@ -108,7 +108,11 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
                         # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
-                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
+                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b)|"
+                        # (r57m) "rather a Remove of User1 than a Restore of it", "Rather an Analyse of the new box than
+                        # another Remove": the move said first (after "rather a") is preferred, the one after "than" put aside
+                        # (r57b: not where the preference is denied, "never rather a Restore than a Remove", "I'd not rather")
+                        r"(?<![\w'\u2019])(?<!not\s)(?<!never\s)(?<!n't\s)(?<!hardly\s)(?<!nor\s)(?<!not\shave\s)(?<!n't\shave\s)(?<!never\shave\s)rather\s+(?:a|an|one)\s+(?=" + "|".join(pattern for _, pattern in VERB_FORMS) + r")[^.;:!?]{1,80}?\bthan)\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
@@ -160,6 +164,15 @@ NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(
                        rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)
 
 
+# (r57n) A move said to bring nothing new, in the present: "one more Analyse of Op_Host1 shows us nothing new", "a second
+# Analyse adds nothing", "a Restore there buys us nothing": the move put aside (read as no word of it, a
+# teacher's "..., Remove it" beside it was a plain order and never disputed another teacher's Analyse of that host).
+# (the present tense only: "the Analyse told us nothing" is a report of what happened)
+_GAINS_NOTHING = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|the\s+box|\w+\d)|there|here)){0,2}\s+"
+                            r"(?:(?:just|simply|really|only)\s+)?(?:tells|shows|gives|teaches|buys|gains|gets|adds|brings)\s+"
+                            r"(?:(?:us|you|me|them)\s+)?(?:nothing|no\s+(?:new\s+)?(?:information|info|news|insight))\b", re.IGNORECASE)
+
+
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
 _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
@@ -168,7 +181,11 @@ _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|sho
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + VERB_WORD + r"))|"
                           r"(?:" + VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
-                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)|"
+                          # (r57m) "a Restore of Op_Host1 is only for the times when no Remove is available": the move
+                          # kept for when the other cannot be made
+                          r"(?:is|are)\s+only\s+for\s+(?:the\s+)?(?:turns?|times?|cases?|steps?|moments?)\s+(?:when|where|in\s+which)\s+"
+                          r"(?:there\s+is\s+)?no\s+[\w-]+\s+(?:is|was)\s+(?:possible|available|an\s+option)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + VERB_WORD + r")(?=" + _WAITS + r")|"
                           # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
@@ -214,14 +231,49 @@ _COMPARED = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|agai
                        + VERB_WORD + r")", re.IGNORECASE)
 
 
+# (r57n) One move said to rank first, in words of order: "an Analyse comes before another Remove", "goes ahead of",
+# "ranks above": the move after it is put second (a preference, as "beats" says it).
+RANKED_FIRST = r"(?:comes?|goes?|ranks?|sits?)\s+(?:first\s+)?(?:before|ahead\s+of|above)"
+
+
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
 # dispreferred (a comparison in another verb than "better than", _COMPARED).
 # (r40h, r40m: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse
 # on it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
 BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+(?:[^.;:,!?]{0,80}?\s)?)?"
                     r"(?:(?:always|still|easily|clearly)\s+)?"
-                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
-                    r"(?:(?:a|an|the|any)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+                    r"(?:(?:a|an|the|any|another)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+
+
+# (r57n) "A Remove on User1 is preferred over a Restore on User2", "an Analyse of Op_Host2 ranks above any Restore of
+# Enterprise0": a preference whose two moves each name their own host. Each move keeps its host (read as one verb over
+# the other on every host the text names, the rule disputed a Restore on User1 it never spoke of).
+PREFERRED_ACROSS_HOSTS = re.compile(
+    r"(?P<first>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+(?P<first_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b"
+    r"[\s,]+(?:(?:always|still|clearly|generally|usually)\s+)?(?:over|rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|"
+    r"beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over)|" + RANKED_FIRST + r")\s+"
+    r"(?:(?:a|an|the|any|another|one)\s+)?(?P<second>" + VERB_WORD + r")\w*\s+(?:on|of|for|to|against|at)\s+"
+    r"(?P<second_host>" + HOST_NAME + "|" + HOST_SHORT + r")\b", re.IGNORECASE)
+
+
+def preferred_across_hosts(text: str) -> Optional[tuple[tuple[str, str], tuple[str, str]]]:
+    """((verb, host) preferred, (verb, host) put second) when the text prefers one move on a host it names over another
+    move on another host it names, each said with its own host (`PREFERRED_ACROSS_HOSTS`); None otherwise, or when it says
+    so more than once (which pair is the rule is then not plain)."""
+    found = list(PREFERRED_ACROSS_HOSTS.finditer(text))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    moves = []
+    for verb_group, host_group in (("first", "first_host"), ("second", "second_host")):
+        verbs, hosts = verbs_in(match[verb_group]), hosts_in(match[host_group])
+        if len(verbs) != 1 or len(hosts) != 1:
+            return None
+        moves.append((verbs[0], hosts[0]))
+    if moves[0][1] == moves[1][1] or moves[0][0] == moves[1][0]:
+        return None
+    return moves[0], moves[1]
 
 
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
@@ -451,7 +503,7 @@ def _forbidding(instruction: str):
             position = match.end()
             continue
         if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
-                or _WHY_NOT.search(instruction[:match.start()]):
+                or _WHY_NOT.search(instruction[:match.start()]) or _availability_denied(instruction, match):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -499,6 +551,42 @@ def _without_denied(instruction: str, match: re.Match) -> bool:
         return False
     clause = re.split(r"[.;:!?,]", instruction[:match.start()])[-1]
     return _NEGATION_OPENS_CLAUSE.search(clause) is not None
+
+
+# (r57m) A move said not to be open this turn: "if a Remove isn't available that step", "when no Restore is open to
+# us", "if a Remove can't be done" (`move`: the move's word). A case no row of the table states: the fallback's, which the
+# checks let a compilation keep in its unexpressed rest, and the guard reader keeps from silencing the move itself.
+MOVE_UNAVAILABLE = re.compile(r"(?:(?:if|when|whenever|while|once|in\s+turns?\s+when)\s+)?(?:(?:there\s+is\s+)?no|a|an|the|any)\s+"
+                              r"(?P<move>[\w-]+)\s+(?:(?:is|was)\s*(?:not|n['\u2019]t)?\s*(?:possible|available|an\s+option|"
+                              r"on\s+offer|open\s+to\s+(?:me|us|you))|can(?:not|['\u2019]t|\s+not)\s+be\s+(?:done|made|run|played))"
+                              r"(?:\s+(?:this|that|the)\s+(?:turn|step))?", re.IGNORECASE)
+
+
+def denies_availability(found: re.Match) -> bool:
+    """(r57m) Whether a match of MOVE_UNAVAILABLE says the move is NOT open ("no Restore is possible", "isn't
+    available"), not that it is."""
+    return re.search(r"(?:\bno\b|\bnot\b|n['\u2019]t\b|\bcannot\b)", found.group(0), re.IGNORECASE) is not None
+
+
+# (r57m) "no <move> is possible", "while no Remove is available": a move said not to be open, the case a fallback
+# waits for, no prohibition of it (read as one, the order of that very move in the other case was refused as its opposite)
+# (not "no Remove is an option on User1": a verdict against the move, which stays a ban)
+_AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|on\s+offer|open\s+to\s+(?:me|us|you))\b",
+                              re.IGNORECASE)
+
+
+def _availability_denied(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
+    verb = VERB.match(text, match.end())
+    return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
+                and _AVAILABLE_AFTER.match(text, verb.end()) and _CASE_OPENS.search(text[:match.start()]))
+
+
+# (r57b) The word that makes "no <move> is available" a case ("when no Remove is available", "in turns where there is no
+# Restore possible"): said on its own, "No Restore is available for User1 this game", the words tell the chooser not to
+# reach for the move, and stay a ban
+_CASE_OPENS = re.compile(r"\b(?:if|when|whenever|while|once|where|unless|until|till|in\s+which)\s+(?:there\s+is\s+)?$",
+                         re.IGNORECASE)
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -565,8 +653,47 @@ _ANSWER_IS = re.compile(r"\b(?:the|my|our|your)\s+(?:answer|move|call|pick|choic
 _ANSWER_DENIED = re.compile(r"\s*(?:not|never)(?:\s+(?:a|an|the|to))?\s*", re.IGNORECASE)
 
 
+# (r57m) A standing "never" said in the present passive of a clause with no condition, its move ending the clause or
+# followed by a concession: "Op_Host1 is never removed, whatever its row says", "the op hosts are never reimaged." A policy,
+# which forbids the move on its subject (read as the state after an auxiliary, "if it is never restored", the ban had no
+# place and a faithful "never" was refused as the opposite of the text). Not "is never removed in time", "... until ...":
+# a report of how things go, or a limit, which stay as they read.
+_NEVER_DONE_POLICY = re.compile(r"\s*never\s*$", re.IGNORECASE)
+_POLICY_CLAUSE_END = re.compile(r"\s*(?:[,;.!:]\s*(?:whatever|whichever|no\s+matter|regardless|in\s+any|under\s+any|at\s+any|"
+                                r"ever|full\s+stop|period)\b|[;.!:]|$)", re.IGNORECASE)
+_CONDITION_WORDS = re.compile(r"\b(?:if|when|whenever|unless|once|while|whether|until|till|after|before|as\s+long\s+as)\b",
+                              re.IGNORECASE)
+
+
+def _standing_never(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "never" after "is" / "are" is a standing ban said in the passive (`_NEVER_DONE_POLICY`): its clause
+    opens with no condition and its move ends the clause, or a concession follows it."""
+    before = text[:match.start()]
+    if not (_NEVER_DONE_POLICY.match(match.group(0)) and re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)):
+        return False
+    verb = VERB.match(text, match.end())
+    if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
+        return False
+    clause = re.split(r"[.;:!?,]", before)[-1]
+    # (r57b) the clause opens its sentence and says only its subject: "The trouble is that User2 is never restored",
+    # "In the logs I read, Enterprise0 is never restored" report how things went (or complain of it), no standing ban
+    opens = re.split(r"[.;:!?\n]", before)[-1].strip() == clause.strip()
+    subject = re.sub(r"\b(?:is|are)\s*$", "", clause, flags=re.IGNORECASE)
+    return opens and _REPORTED.search(subject) is None and _CONDITION_WORDS.search(clause) is None \
+        and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
+
+
+# (r57b) What makes a passive "never" a report rather than a policy: it said in a clause of its own ("the trouble is
+# that ...", "I see ...", "which is ..."), not as the subject alone
+_REPORTED = re.compile(r"\b(?:that|which|who|whom|whose|is|are|was|were|been|i|we|you|they|he|she|seems?|says?|said|"
+                       r"reads?|saw|see|sees|notic\w*|finds?|found|shows?|showed|means?|problem|trouble|issue|pity|shame)\b",
+                       re.IGNORECASE)
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
+    if _standing_never(text, match):
+        return False
     if _NOT_A_CASE_FOR_START.match(match.group(0)):
         return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
     if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
@@ -587,7 +714,9 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
-                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before))
+                # (r57m) "Op_Host1 is never removed": a standing ban in the passive (_standing_never), said of its subject
+                or _NEVER_DONE_POLICY.match(match.group(0)) is not None and bool(re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)))
 
 
 # (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
@@ -613,6 +742,11 @@ _NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|secon
 
 # (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
 # never be restored": the clause of another prohibition, whose subject is its own
+# (r57l) The words that open the clause a ban lasts until, or starts at: "until / till / before <state>", "once / after
+# <state>", "as long as <state>". The hosts after them are the ban's condition, never its place.
+_BAN_ENDS = r"until|till|before|once|after|as\s+long\s+as|so\s+long\s+as"
+
+
 _NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
                  r"are\s+to)\b)")
 
@@ -715,6 +849,41 @@ def told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
                  for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1] for h in HOST_CLASSES[cls] if h in told)
 
 
+# (r57h) "The other two enterprise servers", "the remaining three user boxes", "the two other op hosts": a class less the
+# hosts the text names before, counted.
+_OTHERS_COUNTED = re.compile(r"\b(?:the\s+(?:other|remaining)\s+(?P<count>two|three|four|[2-4])|the\s+(?P<count2>two|three|four|[2-4])\s+"
+                             r"(?:other|remaining))\s+(?P<noun>(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|"
+                             r"workstations?|nodes?|ones))\b", re.IGNORECASE)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def counted_others(flat: str) -> tuple[str, ...]:
+    """(r57h) The hosts "the other two <class>" leaves out (`_OTHERS_COUNTED`): those of the class the text names outside
+    that phrase's sentence ("Enterprise0 belongs to another team. The remaining two enterprise servers get a DecoyTomcat
+    whenever one of them is probed"), and, where the class's other hosts outnumber the count, the one named for no
+    number of the class (the Defender beside numbered enterprise servers: Enterprise1 and Enterprise2 are the two).
+    Where the count fits no such reading, none (the class as it stands). Read as the whole class, the note spoke where
+    only the host it set apart, or the Defender, was probed."""
+    left: list[str] = []
+    for found in _OTHERS_COUNTED.finditer(flat or ""):
+        classes = classes_in(found["noun"])
+        if len(classes) != 1:
+            continue
+        start = max(flat.rfind(".", 0, found.start()), flat.rfind(";", 0, found.start())) + 1
+        end = min((i for i in (flat.find(".", found.end()), flat.find(";", found.end())) if i >= 0), default=len(flat))
+        named = set(hosts_in(flat[:start] + " " + flat[end:])) & set(HOST_CLASSES[classes[0]])
+        if not named:
+            continue
+        count = _COUNT_WORDS[(found["count"] or found["count2"]).lower()]
+        rest = [h for h in HOST_CLASSES[classes[0]] if h not in named]
+        numbered = [h for h in rest if h[-1].isdigit()]
+        if len(rest) == count:
+            left += sorted(named)
+        elif len(numbered) == count:
+            left += [*sorted(named), *(h for h in rest if h not in numbered)]
+    return tuple(dict.fromkeys(left))
+
+
 # (r38h) "other" after a count or a negation ("just one enterprise server is hit, no other server is", "any other
 # box", "one other server"): the others of the condition's own subject, never the hosts the story told of.
 _COUNTED_BEFORE = re.compile(r"\b(?:no|any|one|a\s+single|some|each|an|two|three|more\s+than\s+one)\s*$", re.IGNORECASE)
@@ -803,10 +972,12 @@ def _judged_subject(before: str) -> str:
 
 def falling_short(text: str) -> tuple[str, ...]:
     """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
-    wait a turn"), are not worth it (r49m, `NOT_WORTH`) or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
-    not clear root"), which the order's reading drops."""
+    wait a turn"), are not worth it (r49m, `NOT_WORTH`), bring nothing new (r57n, `_GAINS_NOTHING`) or asks what good
+    they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order
+    (an order, then "; Remove falls short at root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH, _GAINS_NOTHING)
+                               for match in pattern.finditer(text)
                                if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
                                and not _OTHER_THAN_NAMED.search(text[:match.start("verb")])  # (r55d: the measure, not the move)
                                and not (pattern is _COSTLY and _cost_accepted(text, match))
@@ -1080,7 +1251,10 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         after = instruction[verb.end():]
         # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
-        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b|" + _NEXT_SUBJECT, after, maxsplit=1)[0]
+        # (r57l: nor past the clause that ends or lifts the ban, "Do not Restore User2 until Enterprise0 gets rooted": the
+        # host it waits on is the ban's end, no place of it; read as one, Enterprise0 was banned too, as "unless" never was)
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever|" + _BAN_ENDS + r")\b|" + _NEXT_SUBJECT,
+                         after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
         # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
         # said of the same subject (read alone, its subject was none and the move was forbidden on every host)

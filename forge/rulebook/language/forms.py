@@ -21,6 +21,17 @@ from forge.rulebook.language.spelling import misspellings_mended
 # Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
 # exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
 # lacking / pending a confirmed compromise". Only before what a host shows: "barring User0" is an exception.
+# (r57l) "No-brainer" ("no brainer", "a total no-brainer") answers that the move asked is the obvious one: it affirms. Its
+# "no" before the hyphen, read as a "no" standing alone (the hyphen taken for a dash), turned the order round into a ban
+# of the move it urges. Every reader of a "no" answer holds it off with this; `_ANSWER_AFFIRMS` reads it as a yes.
+# (r57d) Only a no-brainer said, not asked, with no denial in its sentence (`_BRAINER_AFFIRMS`): "A: No-brainer? No.", "A:
+# No-brainer for a junior, but no, never", "No-brainer, right? Wrong" turn the move down, and held off there, the "no"
+# answer was lost and the Remove it refuses passed as the order.
+_BRAINER_AFFIRMS = (r"[\s\u2010\u2011-]*brainers?\b(?![^.!?\n]*(?:\?|\b(?:not|no|nope|never|hardly|but|except|unless|wrong)\b|"
+                    r"n['\u2019]t\b))")
+NO_BRAINER = r"(?!" + _BRAINER_AFFIRMS + ")"
+
+
 _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|short\s+of|failing|lacking|pending)\b"
                       + ABSENT_WHAT, re.IGNORECASE)
 
@@ -584,7 +595,7 @@ def _note_shorthand_said(text: str) -> str:
 # the order round into a prohibition. An arrow after the "no" ("Remove? No -> Restore User2") closes it whole (its "-" taken
 # alone left a stray ">", and the order of the move answered "no" passed the checks).
 _ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\u2192\n]{1,60}?)\s*\?\s*"
-                          r"(?:no|nope|nah|not\s+that)\b(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
+                          r"(?:no|nope|nah|not\s+that)\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
 
 
 def _answered_no_said(text: str) -> str:
@@ -1229,7 +1240,7 @@ def question_answered(text: str) -> str:
 _STATE_DENIED_ANSWER = re.compile(
     r"(?:^|(?<=[.!;:]\s)|(?<=\n))\s*(?P<aux>is|are|was|were|has|have)\s+(?P<subject>(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
     rf"(?:hosts?|servers?|box(?:es)?|machines?)|{HOST_NAME}|{HOST_SHORT})\s+(?P<state>[^?.;:!]{{1,80}}?)\s*\?\s*(?:A\s*[:.]\s*)?"
-    r"(?:no|nope|nah|negative)\s*(?:[.,!;:-]+|\s+-+|\s*\u2014)\s*(?!(?:nor|and|but|or)\b)(?:(?:then|so|in\s+that\s+case)\s*[,:]?\s+)?(?=\S)",
+    r"(?:no|nope|nah|negative)" + NO_BRAINER + r"\s*(?:[.,!;:-]+|\s+-+|\s*\u2014)\s*(?!(?:nor|and|but|or)\b)(?:(?:then|so|in\s+that\s+case)\s*[,:]?\s+)?(?=\S)",
     re.IGNORECASE)
 
 
@@ -1287,7 +1298,7 @@ _BARE_QUESTION = re.compile(r"(?:^|(?<=[.!;]\s))(?P<question>(?!(?:is|are|was|we
 # so does one that names a move ("..., do I restore it?"), whose answer may turn it down, and an answer that opens with
 # "no" or "not" (what it denies is the question's, not a situation).
 _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*(?P<question>[^?.;:!]{3,160}?)\s*\?"
-                               r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
+                               r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b" + NO_BRAINER + ")", re.IGNORECASE)
 
 
 # (r51m) A question that asks what to do in a situation it states, then its answer: "Q: what should I do if Op_Host0 is
@@ -1299,7 +1310,7 @@ _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[
 # ("A: nothing", "A: no", "A: neither") is left as it stands.
 # (r51a: nor one that opens by saying the writer does not know, "Honestly I do not know; maybe ...", "not sure", "no
 # idea", "hard to say": no answer, and read as one, its guess was the order the doubt had kept from being one)
-_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b)" \
+_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b" + NO_BRAINER + ")" \
                 r"(?!(?:(?:honestly|frankly|truthfully|to\s+be\s+honest)\s*,?\s*)?(?:(?:i|we)(?:\s+(?:really|honestly|still))?\s+" \
                 r"(?:do\s+not|don't|dont|can't|cannot|could\s+not|couldn't)\s+(?:know|say|tell|decide)|(?:i'm|i\s+am|we're|we\s+are)\s+" \
                 r"(?:not\s+sure|unsure|undecided|torn)|no\s+idea|dunno|hard\s+to\s+say|who\s+knows|unclear|good\s+question)\b)"
@@ -1308,7 +1319,7 @@ _WHAT_TO_DO = re.compile(
     r"\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)" + _ANSWER_GIVEN, re.IGNORECASE)
 _WHAT_INSTEAD = re.compile(
     r"(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:should|shall|do|can|may)\s+(?:we|i|you)\s+(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+"
-    r"(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*(?:no|nope|not)\b[^?]{0,200}?[.;!]\s*(?:Q\s*\d*\s*[:.]\s*)?"
+    r"(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*(?:no|nope|not)\b" + NO_BRAINER + r"[^?]{0,200}?[.;!]\s*(?:Q\s*\d*\s*[:.]\s*)?"
     r"(?:so\s+|then\s+|ok(?:ay)?\s*,?\s+)?what\s+(?:then|instead|now|else)\b[^?.;!:]{0,40}" + _ANSWER_GIVEN, re.IGNORECASE)
 
 
@@ -1322,7 +1333,7 @@ _WHAT_INSTEAD = re.compile(
 _MOVE_REFUSED = re.compile(
     r"(?:\bFAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:can|may|should|shall|do|could)\s+(?:we|i|you)\s+"
     r"(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*"
-    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b(?:(?!\b(?:if|when|whenever|while|once|unless|until|as\s+long\s+as)\b)[^.;!?])*?)"
+    r"(?:no|nope)" + NO_BRAINER + r"\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b(?:(?!\b(?:if|when|whenever|while|once|unless|until|as\s+long\s+as)\b)[^.;!?])*?)"
     r"(?:\s+(?:then|there|in\s+that\s+case))?"
     r"\s*(?=[.;!]|$)", re.IGNORECASE)
 
@@ -1387,13 +1398,14 @@ _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*
                                     rf"(?P<question>(?={_ONE_SENTENCE}{{0,60}}?{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?)|"
                                     rf"(?P<bare>(?=\s*{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?))"
                                     r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
-_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
+_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
                             re.IGNORECASE)
 # (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
 # `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
 _ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
-                                  r"\b(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
-_ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)", re.IGNORECASE)
+                                  r"\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
+_ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)|"
+                             r"^\W*(?:(?:a|an|total|complete)\s+)*no" + _BRAINER_AFFIRMS, re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
                           re.IGNORECASE)
@@ -1474,23 +1486,25 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     for found in (*_MOVE_ASKED.finditer(text or ""), *_MOVE_ASKED_ELLIPTICAL.finditer(text or "")):
         question = found.group("question") or found.groupdict().get("bare") or ""
         asked = set(verbs_in(question)) - set(verbs_in(found["answer"]))
+        # (r57d) the answer with the question mark that may close it: a no-brainer asked ("A: No-brainer? No.") affirms nothing
+        answer = found["answer"] + text[found.end("answer"):found.end("answer") + 1]
         # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
         # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
         # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
         # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(found["answer"]) \
+        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             continue
         # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
         # as the question's move alone, it was disputed as an order of the Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_AFFIRMS.search(found["answer"]) \
+        if _FAULT_ASKED.search(question) and _ANSWER_AFFIRMS.search(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             denied |= asked
             continue
-        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(found["answer"]):
+        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(answer):
             denied |= asked
-        elif _ANSWER_OPEN.search(found["answer"]):
+        elif _ANSWER_OPEN.search(answer):
             left_open |= asked
     return frozenset(denied), frozenset(left_open)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.names import classes_in, hosts_in
+from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
 
 # The heading of a note's list of names, at its start: "Glossary:", "Glossary first:", "Legend:", "Nicknames:",
 # "Shorthand for my notes:", "Key:", "Aliases:", "Abbreviations:".
@@ -85,3 +85,27 @@ def glossary_said(text: str) -> str:
     for term in sorted(meanings, key=len, reverse=True):  # ("the vault" before "vault")
         rule = _put_in(rule, term, meanings[term])
     return rule[:1].upper() + rule[1:]
+
+
+# (r57h) A sentence that says what a word of the note's means, its subject the word itself with no host or class:
+# "root is for Privileged only", "owned means User or Privileged", "the term user level refers to Compromised User".
+# It fixes the note's vocabulary and states no situation (read as one, "'admin' is reserved for Privileged; anything
+# short of admin on Op_Server0 goes in the plan as user level" held only with Op_Server0 at Privileged, the case it rules
+# out).
+_WORD_DEFINED = re.compile(r"^\s*(?:the\s+(?:word|term|label)\s+)?['\"\u2018\u201c]?(?P<word>[a-z][\w-]*(?:\s+level)?)['\"\u2019\u201d]?\s+"
+                           r"(?:(?:is|are)\s+(?:only\s+|just\s+|strictly\s+)?(?:for|reserved\s+for|kept\s+for|used\s+for|said\s+of)|"
+                           r"means|stands\s+for|refers\s+to|denotes)\b", re.IGNORECASE)
+
+
+def defines_word(sentence: str) -> bool:
+    """(r57h) Whether `sentence` only says what a word means (`_WORD_DEFINED`): its subject names no host or class.
+    (r57a) Nor does what it says the word means: "escalation means Op_Server0 going to root", "trouble is for when a
+    user box is owned" give the word a situation of hosts, which the order then points back at ("at that point, Restore
+    Op_Server0"); passed over as vocabulary, the note's one situation was lost and the order held wherever the host
+    was shown."""
+    found = _WORD_DEFINED.match(sentence or "")
+    meant = re.split(r"[;.:!?]", (sentence or "")[found.end():], maxsplit=1)[0] if found is not None else ""
+    return found is not None and not hosts_in(found["word"]) and not classes_in(found["word"]) and not verbs_in(found["word"]) \
+        and found["word"].lower() not in {"it", "this", "that", "he", "she", "they", "which", "who", "what"} \
+        and not hosts_in(meant) and not classes_in(meant)
+

@@ -21,7 +21,7 @@ from forge.rulebook.language.claims import NEW_SUBJECT, STATE_SPOKEN, claims, cl
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import episode_claims, without_episode_claims
 from forge.rulebook.language.facts import facts_needed, hosts_compared
-from forge.rulebook.language.forbidding import sequenced_away
+from forge.rulebook.language.forbidding import MOVE_UNAVAILABLE, denies_availability, sequenced_away
 from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CLAUSE_BREAK, history_unread
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.instruction import EXCEPTED_ASIDE
@@ -410,6 +410,8 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
         return ""  # (r37m) what is done in another case: never when the rule applies
     if action is not None and _orders_other_moves(text, action, when):
         return ""  # (r56l) another case's own move, "otherwise Restore it" beside a Remove: never the rule's own case
+    if action is not None and _fallbacks_case(text, action):
+        return ""  # (r57m) "an Analyse only if no Remove is open to us" beside a Remove: the fallback's case
     if source and _said_aside(text, source):
         return ""
     if _answer_or_move_kind(text, when):
@@ -472,11 +474,19 @@ def _named_hosts_only(text: str, when) -> bool:
 # the rule was silent wherever its predicate held.
 _ANSWER_FORM = re.compile(r"\b(?:wording|worded|phrasing|phrased|(?:first|last|opening|top)\s+(?:line|word|sentence)s?|"
                           r"one[- ]line|how\s+the\s+(?:report|plan|analysis)\s+is\s+(?:written|worded)|"
-                          r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls))\b", re.IGNORECASE)
+                          r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls)|"
+                          # (r57m) "the rating word in the record", "a word of the analysis", "the words of the report", "a
+                          # word the record may never use": which words the answer holds, as its wording
+                          r"(?:the|a|an)\s+(?:(?:risk|rating|status)\s+)?words?\s+(?:of|in)\s+the\s+(?:report|record|analysis|rating)|"
+                          r"(?:a|the|any)\s+words?\s+the\s+(?:report|record|analysis)\s+(?:must|should|may)\s+(?:not\s+|never\s+)?use)\b",
+                          re.IGNORECASE)
 _MOVE_KIND = re.compile(r"^(?:any|every|each|all)\s+(?:of\s+the\s+)?decoy\s+(?:verb|move)s?\b", re.IGNORECASE)
 # a fact of the analyst's evidence or a condition word: a part that says one is a condition, whatever else it says
 _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|process(?:es)?|when|whenever|if|while|once|after|"
-                                r"before|until|unless|since|steps?)\b", re.IGNORECASE)
+                                r"before|until|unless|since|steps?|"
+                                # (r57b) a time of the game, "but only on the second turn", "in the last rounds": a
+                                # condition, whatever wording the part also names
+                                r"turns?|rounds?|episodes?|games?|only\s+(?:on|in|at|for|during|from))\b", re.IGNORECASE)
 
 
 def _answer_or_move_kind(rest: str, when) -> bool:
@@ -594,6 +604,35 @@ def _orders_other_moves(rest: str, action, when=None) -> bool:
     own, targets = _own_verbs(action), _own_targets(action, when)
     parts = [part.strip(" .") for part in rest.split(";") if part.strip(" .")]
     return bool(own) and bool(parts) and all(_other_move_in_a_case(part, own, targets) for part in parts)
+
+
+def _fallbacks_case(rest: str, action) -> bool:
+    """(r57m) Whether a rest says only when the other moves are made, the rule's own move being not possible
+    (MOVE_UNAVAILABLE): "the Analyse kept for a step where no Remove can be done", "a Restore, but only if a Remove isn't
+    available" beside a Remove. Where the rule's move cannot be made, the rule is moot, so the rest
+    restricts only the other moves (read as a guard it claimed nothing the product could place, and the rule was silent
+    in its own case). The moves named before the case must be none of the rule's own moves (the move it prefers its
+    own over may be one of them)."""
+    ordered = frozenset(m.verb for m in getattr(_parsed(action), "moves", ()) if m.verb)
+    said = [m for m in MOVE_UNAVAILABLE.finditer(rest) if denies_availability(m)]
+    if not ordered or len(said) != 1 or rest[said[0].end():].strip(" .;,)") \
+            or not set(verbs_in(said[0]["move"])) or not set(verbs_in(said[0]["move"])) <= ordered:
+        return False
+    before = rest[:said[0].start()]
+    others = set(verbs_in(before))
+    return bool(others) and not others & ordered and not hosts_in(before) and not classes_in(before) \
+        and re.search(r"\b(?:only|is\s+for|are\s+for|just|kept\s+for)\b|\bfallbacks?\b", before, re.I) is not None
+
+
+def _parsed(action):
+    """A rule's action parsed (None where it is not one)."""
+    from forge.rulebook.language.action import parse_rule_action  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import PredicateError  # lazy: as in `claims`
+
+    try:
+        return parse_rule_action(action) if isinstance(action, dict) else action
+    except (PredicateError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _own_moves(action) -> tuple:

@@ -15,6 +15,7 @@ from typing import Optional
 
 from forge.rulebook.language.clauses import EXCEPTION_HEADING, RELATIVE
 from forge.rulebook.language.episode import step_windows
+from forge.rulebook.language.glossary import defines_word
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.forbidding import (EXCEPTED_HOST_LIST, EXCEPT_WORDS, MEANS_DISOWNED, NOT_WORTH, OTHERWISE, VERB_WORD,
                                                 forbids_verb)
@@ -790,8 +791,9 @@ def _situation_told_first(before: list[str]) -> str:
         # (a sentence that says what a host is or whose it is, the team that runs it, states no situation)
         # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
         # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
+        # (r57h: nor one that says what a word of the note means, "root is for Privileged only", glossary.defines_word)
         if not STORY.search(_MOVE_SINCE.sub("", head)) and not EXPLANATION_LEAD.match(head) and states_something(head) \
-                and not TOLD_OF_IT.search(head):
+                and not TOLD_OF_IT.search(head) and not defines_word(head):
             return head
     return ""
 

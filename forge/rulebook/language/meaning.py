@@ -273,6 +273,7 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     own = in_its_cases(rule, situation, within=mine)
     free = set().union(*(_acted_on_here(m, hosts, situation) for action, hosts in own
                          for m in (*action.moves, action.over) if m is not None))
+    preferred = set().union(*(_acted_on_here(action.move, hosts, situation) for action, hosts in own if action.over is not None))
     for position, other in enumerate(others):
         other = disputing(other) or other
         if other.when is None or other.action is None:
@@ -285,7 +286,11 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
                 if disputed is not None and not disputed:
                     return frozenset()
                 free -= disputed or frozenset()
-    return frozenset(free)
+    # (r57h) a preference says nothing of the hosts it puts second but that its own move goes first: where every host of
+    # that move is disputed ("when Op_Server0 falls, a Restore of it ahead of any Remove on a user box" against a narrower
+    # "Op_Server0 at user level: Remove, never Restore"), no word of it is left for the user boxes, yet it was kept beside
+    # its winner as the general rule
+    return frozenset() if preferred and not free & preferred else frozenset(free)
 
 
 def _acted_on_here(move, matched: Sequence[str], situation: Situation) -> frozenset[str]:

@@ -338,6 +338,26 @@ def class_of(host: str) -> Optional[str]:
     return next((c for c, hosts in HOST_CLASSES.items() if host in hosts), None)
 
 
+# (r57l) "the server" (or "that server", "this server", "the same server") is a server: an enterprise host or the op
+# server. It points back to a host the text names only where that host is itself a server ("Enterprise1 ... the
+# server"), or to a class of servers said before it ("an enterprise server ... the server"); a user host or an op host
+# named beside it is never "the server" (User2 is no server). SERVER_HOSTS: the hosts it may stand for.
+SERVER_HOSTS = frozenset((*HOST_CLASSES["Enterprise"], "Op_Server0"))
+THE_SERVER = re.compile(r"\b(?:the|that|this)\s+(?:same\s+)?server\b(?![-\u2010\u2011]|['\u2019]s\b|s\b)", re.IGNORECASE)
+_SERVER_WORD = re.compile(r"\b(?:servers?|srvs?|svrs?)\b", re.IGNORECASE)
+
+
+def server_unnamed(text: str, lesson: str) -> bool:
+    """Whether the lesson of a text says "the server" (`THE_SERVER`) where the text names no server at all: no server
+    host by name (nor "the op server"), no class of servers, no other word for servers ("the servers", "an enterprise
+    server"). That server is then a host the text does not name, never one of the hosts it names, none a server."""
+    if not THE_SERVER.search(lesson or ""):
+        return False
+    rest = THE_SERVER.sub(" ", text or "")
+    return not (set(hosts_in(text or "")) & SERVER_HOSTS) and not _SERVER_WORD.search(rest) \
+        and not {"Enterprise", "Operational"} & set(classes_in(text or ""))
+
+
 
 # (r54l) The arrows a note may draw between a situation and its order, beyond "->", "=>" and "\u2192" that the readers know:
 # "\u2794", "\u279c", "\u27a1", "\u21d2", "\u27f6" and their like. Written as "->" where a teacher's text enters the book

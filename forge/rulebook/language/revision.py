@@ -27,6 +27,9 @@ from forge.rulebook.language.wording import Wording, read_wording
 _DROP_PART = (r"\b(?:scratch|drop|strike|cut|forget|ignore|disregard)\s+(?:the|that)\s+"
               r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
 
+# "my earlier note", "the previous rule": what the teacher said before, named (a revision, unless only pointed to)
+EARLIER_NOTE_WORDS = r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b"
+
 # Each pattern is a way of saying "what I say now replaces what I said before".
 _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
     # an opening word that corrects: "Actually, ...", "Update: ...", "Correction - ...", "Revised: ..."
@@ -45,7 +48,7 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     r"\bno\s+longer\b",
     r"\b(?:any\s?more|any\s+longer)\b",
     r"\binstead\s+of\s+(?:what\s+I\s+(?:said|wrote)|my\s+(?:earlier|previous|last|old)\b)",
-    r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b",
+    EARLIER_NOTE_WORDS,
     # (r53h) a correction said of the teacher's own note by what it is about: "Correction to my User2 note, ...", "amend
     # my last: ...", "fix for our Op_Host1 rule -- ..."
     r"\b(?:correction|amendment|update|fix|edit)\s+(?:to|of|on|for)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?"
@@ -105,6 +108,13 @@ _WISHED_BEFORE = re.compile(r"\b(?:(?:i|we)(?:['\u2019]d|\s+would)\s+(?:really\s
 _REVISION_NOUN = re.compile(r"\b(?:update[sd]?|correction|fix|amendment|edit|revision|change)\b", re.IGNORECASE)
 
 
+# (r57n) The earlier note pointed to, not revised: "(Enterprise2: see my earlier note)", "as per my previous rule", "covered by
+# the old note": the teacher sends a case to what they said before, which stays in force (read as a revision, a general
+# order that sends its exception's host to the earlier note replaced that very exception).
+_POINTED_TO = re.compile(r"\b(?:see|cf\.?|as\s+(?:in|per)|per|like|following|according\s+to|(?:covered|handled|dealt\s+with|"
+                         r"settled)\s+(?:by|in|under))\s+$", re.IGNORECASE)
+
+
 def revision_words(text: str) -> Optional[str]:
     """The words by which `text` says it replaces what its teacher said before (None: it does not say so; nor where they
     are only wished for, `_WISHED_AFTER`, `_WISHED_BEFORE`)."""
@@ -113,6 +123,8 @@ def revision_words(text: str) -> Optional[str]:
         for found in pattern.finditer(text):
             if _REVISION_NOUN.search(found.group(0)) and (_WISHED_AFTER.match(text, found.end())
                                                           or _WISHED_BEFORE.search(text[:found.start()])):
+                continue
+            if pattern.pattern == EARLIER_NOTE_WORDS and _POINTED_TO.search(text[:found.start()]):
                 continue
             return found.group(0).strip(" ,:;.!-")
     return None

@@ -320,7 +320,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     if not with_instruction:
         return _with_restated(excepting(found, spared), words, spared)
     if found is None and bare and (heading := _heading_alone(words)) is not None:
-        return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
+        return _picked_by_state(words, heading)  # "Op_Host0 to Op_Host2: never Restore": any of them shown
     if found is None and bare and (banned := _class_banned_alone(words)) is not None:
         return banned  # (r53l) "never Restore a user host": where a user host is shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
@@ -434,7 +434,10 @@ def _class_target(order: str):
 
 # (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
 # Op_Host1 is" (wording fills the "does" in) states Op_Host1 exploited beside the others unexploited.
-_EXCEPTED_RESTATED = re.compile(rf"\b(?:and|but)\s+(?P<clause>(?P<host>{HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
+# (r57h: or as the clause the condition opens with, "if Op_Host1 sits at root while some other box is being exploited,
+# Remove that box and not Op_Host1": setting the order against the named host takes it out of what the order acts on,
+# not out of the state the condition gives it by name; dropped, the note fired on any exploit elsewhere, Op_Host1 clean)
+_EXCEPTED_RESTATED = re.compile(rf"(?:\b(?:and|but)\s+|^\s*(?:(?:when|whenever|if|while|once|as\s+long\s+as)\s+)?)(?P<clause>(?P<host>{HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
                                 re.IGNORECASE)
 
 
@@ -535,6 +538,28 @@ def _class_banned_alone(words):
                                                               for p in words.prohibitions):
         return None
     return Atom(host_class=words.classes[0])
+
+
+# (r57h) An order that picks among the hosts its heading lists by their state: "Op_Host0 to Op_Host2: Restore whichever
+# of those sits at root", "whichever one gets owned". That state is what the order acts on: read as the heading alone,
+# the note spoke wherever any listed host had a row, in any state.
+_WHICHEVER_OF_THEM = re.compile(r"\bwhichever\s+(?:one\s+)?(?:of\s+(?:them|these|those|the\s+(?:two|three|four|five|hosts?|boxes)))?\s*"
+                                r"(?P<state>(?:is|are|gets?|shows?|becomes?|reads?|sits?)\s+[^,;.:!?]+)", re.IGNORECASE)
+
+
+def _picked_by_state(words, heading):
+    """(r57h) The heading's claims (`_heading_alone`) narrowed to the state its order picks by (`_WHICHEVER_OF_THEM`):
+    any listed host in that state; a state no reading places leaves it unknown (never holds)."""
+    from forge.rulebook.language.predicate import Always, AnyOf, Not  # lazy: as in `claims`
+
+    picked = _WHICHEVER_OF_THEM.search(words.instruction)
+    if picked is None:
+        return heading
+    hosts = heading.parts if isinstance(heading, AnyOf) else (heading,)
+    each = [claims(f"{atom.host} {picked['state']}") for atom in hosts]
+    if any(c is None for c in each):
+        return Not(Always())
+    return each[0] if len(each) == 1 else AnyOf(tuple(each))
 
 
 def _heading_alone(words):

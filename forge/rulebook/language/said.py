@@ -22,7 +22,7 @@ from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, ato
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import EpisodeStep, episode_claims
 from forge.rulebook.language.disowned import moves_disowned
-from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans
+from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans, preferred_across_hosts
 from forge.rulebook.language.forms import moves_answered, moves_only_asked
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
@@ -79,6 +79,8 @@ def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
 
     forbidden = forbidden_in_words(text)
     words = read_wording(text)
+    if forbidden is not None and (across := _preferred_on_own_hosts(text, words, *forbidden)) is not None:
+        return across
     if forbidden is not None:
         return forbidden[0], _preferred_instead(words, *forbidden)
     if words.classes and (in_clause := _put_off_in_a_clause(text, words)) is not None:
@@ -160,6 +162,25 @@ def _preferred_instead(words, when: Predicate, forbidden: RuleAction) -> RuleAct
     return RuleAction("prefer", Move(ordered[0], MATCHED), over=forbidden.move)
 
 
+def _preferred_on_own_hosts(text: str, words, when: Predicate, forbidden: RuleAction) -> Optional[tuple[Predicate, RuleAction]]:
+    """(r57n) A preference of one move on one named host over another move on another ("prefer a Remove on User1 over a
+    Restore on User2", forbidding.preferred_across_hosts): each move on its own host, where the text's claims hold (else
+    where both hosts are shown). Read as `_preferred_instead` reads one host's preference, both moves fell on the matched
+    host: the rule put a Restore of User1 second, which its words never did. Only where the ban read is that very move put
+    second, and its condition, if it states one, is read (`_preferred_instead`: else the ban as read, on its own host)."""
+    from forge.rulebook.language.rule_claims import rule_claims  # lazy: as in `_said_in_words`
+
+    across = preferred_across_hosts(words.text)
+    if across is None or words.prohibitions or forbidden.mode != "never" or forbidden.move.verb != across[1][0]:
+        return None
+    (verb, host), (second, other) = across
+    claims = rule_claims(text, with_instruction=True, bare=False)
+    if words.conditions and (claims is None or all(atom.bare() for atom, _ in atoms_of(claims))):
+        return None
+    both = AllOf((Atom(host=host), Atom(host=other)))
+    return claims if claims is not None else both, RuleAction("prefer", Move(verb, host), over=Move(second, other))
+
+
 def _each_named_host(claims, hosts, words) -> bool:
     """Whether claims are a state of each named host in turn, one alternative per host ("U0, U3 or U4 shows an exploit"), and
     the order names none of them ("Remove that host"): an order on the host whose alternative holds. (An order that
@@ -198,7 +219,9 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         hosts |= set(prohibition.hosts or placed.get(prohibition.verb) or words.hosts)
     if words.dispreferred:
         verbs |= set(words.dispreferred)
-        hosts |= set(words.hosts)
+        # (r57n) a move put second on its own host ("a Remove on User1 over a Restore on User2") is put second there alone
+        across = preferred_across_hosts(words.text)
+        hosts |= {across[1][1]} if across is not None and across[1][0] in words.dispreferred else set(words.hosts)
     hosts -= set(words.excepted)
     if len(verbs) != 1 or not hosts:
         return None

@@ -193,6 +193,19 @@ def subject_of(words):
     return hosts[0] if len(hosts) == 1 and not classes and not words.excepted else None
 
 
+def _it_beside_others(condition: str, sentence: str, classes: list, unresolved: Optional[list]) -> bool:
+    """(r57a) Whether `condition`'s lone "it" has only a class its sentence names as the rest beside some host
+    (`_OTHERS_OF_CLASS`, "the other four user boxes", "the remaining two enterprise servers"): "it" is that host, never
+    those others, and which host it is the sentence does not say (appended to `unresolved`). Read as the class, "Keep an
+    eye on User2. Once it is owned, Analyse the other four user boxes" held with User2 clean and another box owned."""
+    if len(classes) != 1 or not _LONE_IT.search(condition) or not _OTHERS_OF_CLASS.search(sentence) \
+            or _OTHERS_OF_CLASS.search(condition):
+        return False
+    if unresolved is not None:
+        unresolved.append(condition)
+    return True
+
+
 def heading_hosts(words) -> list[str]:
     """The hosts of a heading that only lists them ("User1 through User3: ..."), none of them excepted; [] if none."""
     listed = hosts_in(words.situation)
@@ -255,6 +268,9 @@ def condition_claims(words, unresolved: Optional[list] = None):
         if joined is not None:
             each[-1] = [joined]
             each.append([])
+            continue
+        if not named and _it_beside_others(condition.text, sentence, sentence_classes, unresolved):
+            each.append([])  # (r57a: "Once it is owned, Analyse the other four user boxes": unread)
             continue
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \
@@ -701,6 +717,11 @@ def _at_hand_scope_of(instruction: str, condition: str) -> Optional[re.Match]:
     return scope if scope and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) else None
 
 
+# (r57a) A class named as the rest beside some host, in the plural: "the other (two) user boxes", "the two other ...",
+# "the remaining enterprise servers", "all the other op hosts", "the rest of the user boxes" (a singular "any other box"
+# may be what a later "it" stands for).
+_OTHERS_OF_CLASS = re.compile(r"\b(?:(?:all\s+)?the\s+(?:(?:two|three|four|[2-4])\s+)?(?:other|remaining)|the\s+rest\s+of\s+the)\s+"
+                              r"(?:[\w-]+\s+){0,2}?(?:hosts|box(?:es)|machines|servers|workstations|nodes|ones)\b", re.IGNORECASE)
 _LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 

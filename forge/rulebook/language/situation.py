@@ -105,8 +105,17 @@ _PROSE_COMPROMISE = (
                 # unknown thing it has, "with unknown processes", "with an unknown user")
                 r"\bwith\s+(?:(?:only|just|still)\s+)?unknown\b(?!\s+(?:process\w*|users?|accounts?|logins?|files?|connections?|"
                 r"ports?|traffic|origins?|sources?|reasons?|causes?|services?|software|binar\w*|programs?|ips?|address\w*|"
-                r"hosts?|box\w*|devices?|activity|evidence))", re.I), "Unknown"),
-    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady|out|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|"
+                # (r57l: nor "with unknown malware", "w/ unknown payloads": a thing of no known kind on the host, no level)
+                r"hosts?|box\w*|devices?|activity|evidence|malware|malicious|payloads?|implants?|tools?|threats?|code|"
+                r"scripts?|executables?|artifacts?|artefacts?|signatures?|infections?|exploits?|backdoors?|"
+                r"trojans?|viruses|virus|worms?))", re.I), "Unknown"),
+    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|"
+                # (r57d) malware a host is said to carry, "with unknown malware", "w/ an unknown implant", "has a backdoor":
+                # the attacker's hold at a level not known (no Unknown level, r57l); read as no state at all, an entry on the
+                # host clean or merely scanned passed as the text
+                r"\b(?:with|has|have|had|carr(?:y|ies|ying))\s+(?:(?:only|just|still|some|an?)\s+)?(?:(?:unknown|unidentified|new)\s+)?"
+                r"(?:malware|malicious\s+(?:code|payloads?|binar\w*|implants?)|payloads?|implants?|backdoors?|trojans?|virus(?:es)?|worms?|"
+                r"infections?)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady|out|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|"
                 # (r46h: a note's "held" with no verb before it, "User0 and User4 both held -> ...", "E1 held -> ...": the
                 # attacker's hold, as "is held" is; read as no state, the hosts were merely named and the rule fired on either shown)
                 # (r46a: not "held out", "held firm", "held the line": a host that resisted, no hold of the attacker's)

@@ -27,7 +27,7 @@ from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
-                                                listed_to_avoid, mocked_moves, prohibitions_in, told_others)
+                                                listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, host_described_away, ignored_advice_said, labelled_question_said,
                                            move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, setting_said,
@@ -271,7 +271,7 @@ def read_wording(text: str) -> Wording:
     excepted = tuple(dict.fromkeys([h for m in EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
                                    + [h for p in EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
-                                      for h in hosts_in(m["what"])] + list(told_others(flat, whole, instruction))
+                                      for h in hosts_in(m["what"])] + list(told_others(flat, whole, instruction)) + list(counted_others(flat))
                                    + list(listed_exceptions(flat))))
     aside = put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)

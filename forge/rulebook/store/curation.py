@@ -644,13 +644,22 @@ def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
         # (a rule another teacher joins later is that teacher's too).
         if other.directive == rule.directive or set(other.actors) == set(rule.actors) and not _strictly_nested(rule, other):
             continue
-        if other.rule_id in rule.supersedes or rule_id in other.supersedes:
+        if _replaced_and_out(rule, other) or _replaced_and_out(other, rule):
             continue  # a rule and the one it replaced are never both in force: no dispute to settle
         if other.rule_id not in rule.conflicts_with:
             rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
             book.put(rule, book.ops[rule_id][-1])
         if rule_id not in other.conflicts_with:
             book.put(other.with_(conflicts_with=_union(other.conflicts_with, rule_id)), "conflict")
+
+
+def _replaced_and_out(newer: RuleRecord, older: RuleRecord) -> bool:
+    """Whether `newer` replaced `older` and `older` is still out of force. (r57n) A rule one teacher replaced comes back
+    active when another teacher teaches it again (a merge by meaning, `_reactivated`: the rule is now that teacher's):
+    the two are then both in force, two teachers' words on one host, and precedence settles them ("another teacher's
+    later word replaces nothing"). Skipped as a replaced pair, a Restore brought back by a second teacher and the
+    first teacher's Remove that had replaced it were both injected, whoever asked."""
+    return older.rule_id in newer.supersedes and not older.active
 
 
 def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
