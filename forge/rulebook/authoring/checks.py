@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -281,9 +281,10 @@ def _unavailability_guarded(text: str, condition: str, unexpressed: str) -> bool
     """(r57m) Whether `condition` (with the words after it in `text`: the reading may end it at the move, "when no")
     says only that a move is not possible (`MOVE_UNAVAILABLE`, negated) and the unexpressed rest says that of the same
     move."""
-    at = text.find(condition.strip(" ,.;:"))
-    said = MOVE_UNAVAILABLE.match(text, at) if at >= 0 and condition.strip(" ,.;:") else None
-    if said is None or said.end() < at + len(condition.strip(" ,.;:")) or not verbs_in(said["move"]) \
+    condition = condition.strip(" ,.;:")
+    at = text.find(condition)
+    said = MOVE_UNAVAILABLE.match(text, at) if at >= 0 and condition else None
+    if said is None or said.end() < at + len(condition) or not verbs_in(said["move"]) \
             or not denies_availability(said):
         return False
     # (r57b) the rest must deny the move too: "when a Remove is possible" is the other case, the order's opposite
@@ -664,6 +665,11 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
 # _answered check), never the other move the answer goes on to order.
 _ANSWER_NO_OPENS = re.compile(r"^\s*(?:no|nope|nah)\s*[,.!:;\u2014\u2013-]+\s*", re.IGNORECASE)
 
+# (r57b) An answer whose "no" reaches on to the next move: "No, nor would a Remove of User2", "No, and neither would a
+# Restore", "No, a Remove either": the denial goes on, so the "no" is that move's too
+_DENIAL_GOES_ON = re.compile(r"^(?:and\s+|or\s+|but\s+)?(?:nor|neither|not|nothing|never|no)\b|\b(?:nor|neither|either|"
+                             r"no\s+(?:better|more|use|good)|as\s+well|too|also|likewise|same\s+goes)\b", re.IGNORECASE)
+
 
 def _answer_no_away(text: str, clause: str, verb: str) -> str:
     """(r57m) `clause` without its opening "no" (`_ANSWER_NO_OPENS`) where the sentence before it is a question that
@@ -677,12 +683,6 @@ def _answer_no_away(text: str, clause: str, verb: str) -> str:
     if _DENIAL_GOES_ON.search(clause[opening.end():]):
         return clause  # (r57b) "No, nor would a Remove": the answer's "no" said of the other move as well
     return clause[opening.end():] if asked and not any(same_verb(a, verb) for a in asked) else clause
-
-
-# (r57b) An answer whose "no" reaches on to the next move: "No, nor would a Remove of User2", "No, and neither would a
-# Restore", "No, a Remove either": the denial goes on, so the "no" is that move's too
-_DENIAL_GOES_ON = re.compile(r"^(?:and\s+|or\s+|but\s+)?(?:nor|neither|not|nothing|never|no)\b|\b(?:nor|neither|either|"
-                             r"no\s+(?:better|more|use|good)|as\s+well|too|also|likewise|same\s+goes)\b", re.IGNORECASE)
 
 
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
@@ -962,8 +962,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
 
 # (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
 # where the case is looked for, no place the order gives its move on.
-_CASE_CLAUSE = re.compile(r"\b(?:once|after|when|whenever|while|if|until|till|before|unless|as\s+long\s+as|so\s+long\s+as)\b"
-                          r"[^.;:!?,]*", re.IGNORECASE)
+_CASE_CLAUSE = re.compile(r"\b(?:when|whenever|while|if|unless|" + BAN_ENDS + r")\b[^.;:!?,]*", re.IGNORECASE)
 
 
 def _banned_move_on_case(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
@@ -1479,6 +1478,18 @@ def _stateless(words: Wording, predicate) -> Optional[str]:
 _BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
 
 
+def _states_named(pattern: re.Pattern, text: str, words: Wording, predicate):
+    """The states `pattern` names in `text` ("before <state>", "after <state>"), each with its match, where the trigger
+    says something to hold them to. (A state, not a host merely named: "restore Op_Server0 before Enterprise2" orders one
+    before the other.)"""
+    if isinstance(predicate, Always):
+        return
+    for found in pattern.finditer(text):
+        what = claims(found["what"], subject_of(words))
+        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)):
+            yield found, what
+
+
 # (r57d) The state an order or a ban waits for with "after" ("Never Restore User2 after Enterprise0 is rooted", "Remove
 # Op_Host1 after User3 gets exploited"): no condition the reader places, so no check held the predicate to it.
 _AFTER_STATE = re.compile(r"\bafter\s+(?P<what>[^,;.:!?]+)", re.IGNORECASE)
@@ -1488,10 +1499,8 @@ def _after_excluded(words: Wording, predicate) -> Optional[str]:
     """(r57d) A predicate that excludes the state the text's move waits for with "after" (the host clean, or that state
     denied): the rule holds in the case before it, where the text gives no such move (a ban laid there forbids what the
     text leaves open; an order given there is given too early)."""
-    for found in _AFTER_STATE.finditer(words.text):
-        what = claims(found["what"], subject_of(words))
-        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
-                and not may_overlap(predicate, what):
+    for found, what in _states_named(_AFTER_STATE, words.text, words, predicate):
+        if not may_overlap(predicate, what):
             return (f"after: the text's move waits for {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
                     "excludes it: express the state it waits for")
     return None
@@ -1501,11 +1510,8 @@ def _before(words: Wording, predicate) -> Optional[str]:
     """An order given before something happens ("put a decoy on Enterprise2 before the attacker reaches it", "restore
     Enterprise1 before the attacker escalates on it") applies while it has not: a trigger that requires it fires only
     once it is too late, the opposite of the text."""
-    for found in _BEFORE.finditer(words.instruction):
-        what = claims(found["what"], subject_of(words))
-        # (a state, not a host merely named: "restore Op_Server0 before Enterprise2" orders one before the other)
-        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
-                and implies(predicate, what):
+    for found, what in _states_named(_BEFORE, words.instruction, words, predicate):
+        if implies(predicate, what):
             return (f"before: the order comes before {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
                     "requires it: express the condition the order is given in, or leave it out")
     return None

@@ -575,18 +575,18 @@ _AVAILABLE_AFTER = re.compile(r"\w*\s+(?:is|was)\s+(?:possible|available|on\s+of
                               re.IGNORECASE)
 
 
-def _availability_denied(text: str, match: re.Match) -> bool:
-    """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
-    verb = VERB.match(text, match.end())
-    return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
-                and _AVAILABLE_AFTER.match(text, verb.end()) and _CASE_OPENS.search(text[:match.start()]))
-
-
 # (r57b) The word that makes "no <move> is available" a case ("when no Remove is available", "in turns where there is no
 # Restore possible"): said on its own, "No Restore is available for User1 this game", the words tell the chooser not to
 # reach for the move, and stay a ban
 _CASE_OPENS = re.compile(r"\b(?:if|when|whenever|while|once|where|unless|until|till|in\s+which)\s+(?:there\s+is\s+)?$",
                          re.IGNORECASE)
+
+
+def _availability_denied(text: str, match: re.Match) -> bool:
+    """(r57m) Whether a "no" of _FORBIDDEN_VERB says only that its move is not open (`_AVAILABLE_AFTER`)."""
+    verb = VERB.match(text, match.end())
+    return bool(re.match(r"\s*no\s*$", match.group(0), re.IGNORECASE) and verb is not None
+                and _AVAILABLE_AFTER.match(text, verb.end()) and _CASE_OPENS.search(text[:match.start()]))
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -665,11 +665,23 @@ _CONDITION_WORDS = re.compile(r"\b(?:if|when|whenever|unless|once|while|whether|
                               re.IGNORECASE)
 
 
+# (r57b) What makes a passive "never" a report rather than a policy: it said in a clause of its own ("the trouble is
+# that ...", "I see ...", "which is ..."), not as the subject alone
+_REPORTED = re.compile(r"\b(?:that|which|who|whom|whose|is|are|was|were|been|i|we|you|they|he|she|seems?|says?|said|"
+                       r"reads?|saw|see|sees|notic\w*|finds?|found|shows?|showed|means?|problem|trouble|issue|pity|shame)\b",
+                       re.IGNORECASE)
+
+
+def _passive_never(before: str, match: re.Match) -> bool:
+    """(r57m) Whether a "never" stands after "is" / "are" (`_NEVER_DONE_POLICY`): "Op_Host1 is never removed"."""
+    return _NEVER_DONE_POLICY.match(match.group(0)) is not None and re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE) is not None
+
+
 def _standing_never(text: str, match: re.Match) -> bool:
-    """(r57m) Whether a "never" after "is" / "are" is a standing ban said in the passive (`_NEVER_DONE_POLICY`): its clause
+    """(r57m) Whether a "never" after "is" / "are" is a standing ban said in the passive (`_passive_never`): its clause
     opens with no condition and its move ends the clause, or a concession follows it."""
     before = text[:match.start()]
-    if not (_NEVER_DONE_POLICY.match(match.group(0)) and re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)):
+    if not _passive_never(before, match):
         return False
     verb = VERB.match(text, match.end())
     if verb is None or not re.search(r"(?:ed|en|t)$", verb.group(0), re.IGNORECASE):
@@ -681,13 +693,6 @@ def _standing_never(text: str, match: re.Match) -> bool:
     subject = re.sub(r"\b(?:is|are)\s*$", "", clause, flags=re.IGNORECASE)
     return opens and _REPORTED.search(subject) is None and _CONDITION_WORDS.search(clause) is None \
         and _POLICY_CLAUSE_END.match(text, verb.end()) is not None
-
-
-# (r57b) What makes a passive "never" a report rather than a policy: it said in a clause of its own ("the trouble is
-# that ...", "I see ...", "which is ..."), not as the subject alone
-_REPORTED = re.compile(r"\b(?:that|which|who|whom|whose|is|are|was|were|been|i|we|you|they|he|she|seems?|says?|said|"
-                       r"reads?|saw|see|sees|notic\w*|finds?|found|shows?|showed|means?|problem|trouble|issue|pity|shame)\b",
-                       re.IGNORECASE)
 
 
 def _after_auxiliary(text: str, match: re.Match) -> bool:
@@ -716,7 +721,7 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before))
                 # (r57m) "Op_Host1 is never removed": a standing ban in the passive (_standing_never), said of its subject
-                or _NEVER_DONE_POLICY.match(match.group(0)) is not None and bool(re.search(r"\b(?:is|are)\s*$", before, re.IGNORECASE)))
+                or _passive_never(before, match))
 
 
 # (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
@@ -742,13 +747,12 @@ _NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|secon
 
 # (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
 # never be restored": the clause of another prohibition, whose subject is its own
-# (r57l) The words that open the clause a ban lasts until, or starts at: "until / till / before <state>", "once / after
-# <state>", "as long as <state>". The hosts after them are the ban's condition, never its place.
-_BAN_ENDS = r"until|till|before|once|after|as\s+long\s+as|so\s+long\s+as"
-
-
 _NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
                  r"are\s+to)\b)")
+
+# (r57l) The words that open the clause a ban lasts until, or starts at: "until / till / before <state>", "once / after
+# <state>", "as long as <state>". The hosts after them are the ban's condition, never its place.
+BAN_ENDS = r"until|till|before|once|after|as\s+long\s+as|so\s+long\s+as"
 
 
 # (r48h, r48m) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
@@ -1253,7 +1257,7 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
         # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
         # (r57l: nor past the clause that ends or lifts the ban, "Do not Restore User2 until Enterprise0 gets rooted": the
         # host it waits on is the ban's end, no place of it; read as one, Enterprise0 was banned too, as "unless" never was)
-        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever|" + _BAN_ENDS + r")\b|" + _NEXT_SUBJECT,
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever|" + BAN_ENDS + r")\b|" + _NEXT_SUBJECT,
                          after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
         # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
@@ -1397,7 +1401,6 @@ def limited_bans(instruction: str) -> dict[str, str]:
     return found
 
 
-
 # (r54l) A move with nothing for its object, on a place: "Remove nothing on User2", "restore none of the user hosts", "we
 # Analyse nothing there": a prohibition of the move there (read as none, the move's name was the order, and a compiled
 # "do" of it on that host passed as the text). Not where an exception lets the move ("Remove nothing from User2 except
@@ -1425,7 +1428,6 @@ def _nothing_moved(instruction: str) -> list[Prohibition]:
             place = match["place"] or ""
             found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(place), classes_in(place)))
     return found
-
 
 
 # (r54l) A move put on a list of moves to avoid: "Restore comes first on the list of moves to avoid", "a Remove tops our

@@ -18,9 +18,6 @@ from forge.rulebook.language.names import (HOST_IDENTIFIED, HOST_NAME, HOST_SHOR
 from forge.rulebook.language.spelling import misspellings_mended
 
 
-# Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
-# exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
-# lacking / pending a confirmed compromise". Only before what a host shows: "barring User0" is an exception.
 # (r57l) "No-brainer" ("no brainer", "a total no-brainer") answers that the move asked is the obvious one: it affirms. Its
 # "no" before the hyphen, read as a "no" standing alone (the hyphen taken for a dash), turned the order round into a ban
 # of the move it urges. Every reader of a "no" answer holds it off with this; `_ANSWER_AFFIRMS` reads it as a yes.
@@ -32,6 +29,9 @@ _BRAINER_AFFIRMS = (r"[\s\u2010\u2011-]*brainers?\b(?![^.!?\n]*(?:\?|\b(?:not|no
 NO_BRAINER = r"(?!" + _BRAINER_AFFIRMS + ")"
 
 
+# Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
+# exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
+# lacking / pending a confirmed compromise". Only before what a host shows: "barring User0" is an exception.
 _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|short\s+of|failing|lacking|pending)\b"
                       + ABSENT_WHAT, re.IGNORECASE)
 
@@ -221,7 +221,6 @@ _PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unle
                                  r"(?:(?!" + _PROVISION_ENDS + r")(?:[^.;:(),]|,(?=\s*(?:and\s+|or\s+)?(?:" + HOST_NAME + r"|"
                                  + HOST_SHORT + r"))))" + r"{0,100}\)?(?=\s*(?:[.;:,]|$)|\s+" + _PROVISION_ENDS + r")",
                                  re.IGNORECASE)
-
 
 
 def left_to_provision(text: str) -> frozenset[str]:

@@ -637,14 +637,7 @@ def _parsed(action):
 
 def _own_moves(action) -> tuple:
     """The moves of a rule's action (a JSON object or a parsed one): its moves and the move it prefers its own over."""
-    from forge.rulebook.language.action import parse_rule_action  # lazy: as in `claims`
-    from forge.rulebook.language.predicate import PredicateError  # lazy: as in `claims`
-
-    if isinstance(action, dict):
-        try:
-            action = parse_rule_action(action)
-        except (PredicateError, ValueError, KeyError, TypeError):
-            return ()
+    action = _parsed(action)
     return (*getattr(action, "moves", ()), *((action.over,) if getattr(action, "over", None) is not None else ()))
 
 
