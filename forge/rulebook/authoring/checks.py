@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -171,8 +171,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if _fallback_after_the_order(words, condition.text, action) or _unavailability_guarded(words.text, condition.text, unexpressed):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
-        if _kept_out_by_class(condition.text, predicate, action, about):
-            continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
+        if _kept_out_by_class(condition.text, predicate, action, about) or _excepted_kept_out(condition, words, predicate):
+            continue  # (r39k) "a host ... that is not on the op subnet"; (r58m) "every user host except User2": the trigger keeps out
         if _only_named_kept(condition.text, predicate) or _denial_implied(condition.text, words, predicate):
             continue  # (r48m) "Op_Host1 hit (only Op_Host1, ...)": that host alone kept; (r53h) a denial its states exclude
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
@@ -1354,6 +1354,25 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
     denied = classes_denied(condition)
     reach = set(positive_hosts(predicate))
     return bool(denied) and bool(reach) and not reach & hosts_of(denied) and not (about - hosts_of(denied))
+
+
+# (r58m) Named hosts set aside from a class in the words that name it: "every user host except User2 and User3", "the
+# three enterprise boxes (not the Defender)", "save Op_Server0".
+_HOSTS_SET_ASIDE = re.compile(rf"\b(?:{EXCEPT_WORDS}|not|save|but)\s+(?:the\s+)?{HOST_NAME}"
+                              rf"(?:\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:the\s+)?{HOST_NAME})*\b", re.IGNORECASE)
+
+
+def _excepted_kept_out(condition, words: Wording, predicate) -> bool:
+    """(r58m) Whether a condition's only negation sets named hosts aside from a class it names (`_HOSTS_SET_ASIDE`), and the
+    trigger keeps to the rest of that class: by matching none of the hosts set aside it says what the exception says, no
+    "not" needed. A negation left once the hosts set aside are taken out ("... except User2, when not scanned") stays one
+    to express, and so does a trigger that can match a host outside the class or one set aside."""
+    if not condition.classes or not condition.hosts or not set(condition.hosts) <= set(words.excepted):
+        return False
+    if negations_in(_HOSTS_SET_ASIDE.sub(" ", condition.text)):
+        return False
+    reach = set(positive_hosts(predicate))
+    return bool(reach) and not reach & set(condition.hosts) and reach <= hosts_of(condition.classes)
 
 
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
