@@ -222,6 +222,11 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
                            re.IGNORECASE)
 
 
+# (r58m) A condition that speaks of several hosts by a pronoun ("if any of them is compromised", "once they are scanned",
+# "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
+_SEVERAL_REFERRED = re.compile(r"\b(?:they|them|both|either|neither)\b", re.IGNORECASE)
+
+
 def condition_claims(words, unresolved: Optional[list] = None):
     """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
     Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
@@ -243,6 +248,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+        if len(named) == 1 and _SEVERAL_REFERRED.search(condition.text) and not hosts_in(condition.text):
+            named = []  # (r58m) "if any of them is compromised, put a decoy on Op_Server0": "them" is never that one host
         # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
         sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
