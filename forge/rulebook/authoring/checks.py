@@ -67,7 +67,7 @@ from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
-from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.markers import GOAL_OR_CONCESSION, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
@@ -809,6 +809,9 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
+            # (r58m) "Make sure nobody gets root on <host>: ...", "Although <host> rarely gets hit, ...": a goal or a
+            # concession before the order, naming no move, whose "nobody" or "rarely" is its own
+            cues = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else " ", cues)
             # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
             # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
             cues = _TAKEN_BACK.sub(" ", cues)

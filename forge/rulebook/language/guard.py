@@ -26,7 +26,7 @@ from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CL
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.judged import evidence_away, evidence_tests, rating_away, without_evidence
-from forge.rulebook.language.markers import CLASS_ONLY, negations_in
+from forge.rulebook.language.markers import CLASS_ONLY, GOAL_AVERTED, negations_in
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
@@ -191,8 +191,8 @@ def _order_states_unread(words, found) -> bool:
         rest = rest.replace(c.text, " ")
     subject = subject_of(words)
     for piece in _ORDER_PIECES.split(named_in_full(rest)):
-        if not state_words_in(piece) or verbs_in(piece):
-            continue
+        if not state_words_in(piece) or verbs_in(piece) or GOAL_AVERTED.search(piece):
+            continue  # (r58m: nor the goal the order serves, "make sure nobody gets root on Enterprise1", no condition)
         said = claims(piece, subject)
         if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
             return True
