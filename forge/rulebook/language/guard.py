@@ -33,7 +33,7 @@ from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
-from forge.rulebook.language.scope import (branches_of, class_heading, classes_denied, condition_claims, subject_of,
+from forge.rulebook.language.scope import (branches_of, class_heading, class_scope_heading, classes_denied, condition_claims, subject_of,
                                            unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
@@ -65,7 +65,8 @@ def complete_claims(text: str, found) -> bool:
     condition_claims(words, unresolved)
     # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
     # them: `class_heading`)
-    headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None}
+    headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None
+                or class_scope_heading(words) and c.text.strip() == words.situation.strip()}  # (r58m: or a class's scope)
     # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                # (r54b: not a bracketed aside's host, "... (not User2)": `_aside_left_out` places that, where the rest is held)

@@ -19,6 +19,7 @@ from forge.rulebook.language.clauses import LEVEL_RELATIVE, order_without_condit
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
 from forge.rulebook.language.history_words import history_conditions
+from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, named_in_full, verbs_in, without_class_names,
                                            without_host_names)
@@ -238,8 +239,9 @@ def condition_claims(words, unresolved: Optional[list] = None):
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = heading_hosts(words)
+    scoped = class_scope_heading(words)  # (r58m) "Every user host except User2: a scan means ...": the class it speaks of
     for index, condition in enumerate(words.conditions):
-        if heading and condition.text.strip() == words.situation.strip():
+        if (heading or scoped) and condition.text.strip() == words.situation.strip():
             continue
         scope = class_heading(condition.text, words)
         if scope is not None:
@@ -252,6 +254,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
             named = []  # (r58m) "if any of them is compromised, put a decoy on Op_Server0": "them" is never that one host
         # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
         sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
+        if scoped and not named and not sentence_classes:
+            sentence_classes = [scoped]
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
@@ -285,9 +289,11 @@ def condition_claims(words, unresolved: Optional[list] = None):
         if own is None and not named and not sentence_classes:  # ("once the box gets probed": a host, any)
             said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
-        # host of the class the sentence's scope names
+        # host of the class the sentence's scope names (r58m: or its heading, `class_scope_heading`)
         scope = _CLASS_SCOPE.match(sentence) or _at_hand_scope_of(words.instruction, condition.text)
-        if scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]) and _subjectless(said):
+        if scoped and not named and _subjectless(said):
+            said = f"{said} on a {CLASS_WORD[scoped][:-1]}"
+        elif scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {CLASS_WORD[sentence_classes[0]][:-1]}"
         # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
         # that class, not any host of the network)
@@ -667,6 +673,31 @@ def _of_class(said: str, named_class: str) -> str:
     return _HOST_NOUN.sub(lambda m: f"{word}s" if m["many"] else word, said)
 
 
+# What a heading may say beside a class's name: an article, "all", a count ("the three enterprise boxes").
+_CLASS_ONLY_WORDS = r"\s*(?:(?:the|all|any|every|each|our|two|three|four|five)\s+)*"
+
+
+def class_scope_heading(words) -> Optional[str]:
+    """(r58m) The class a heading names where the rule's other conditions speak of its hosts by a pronoun or of no host
+    at all ("Every user host except User2 and User3: a scan means a decoy on it", "The three enterprise boxes (not the
+    Defender): if any of them is compromised, ..."): those conditions are said of a host of that class (less the hosts it
+    sets aside, which the claims except). None where the heading says more than the class (a state, a host it keeps), or
+    where another condition names a host or a class of its own."""
+    heading = words.situation.strip()
+    others = [c.text for c in words.conditions if c.text.strip() != heading]
+    if not others or len(others) == len(words.conditions) or any(hosts_in(o) or classes_in(o) for o in others):
+        return None
+    classes = classes_in(heading)
+    if len(classes) != 1 or not set(hosts_in(heading)) <= set(words.excepted):
+        return None
+    bare = without_exception(heading)
+    if hosts_in(bare) or not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE):
+        return None
+    if unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
+        return None
+    return classes[0]
+
+
 def class_heading(condition: str, words):
     """A heading that is the rule's one condition and names one class and no state, only, maybe, the hosts of it the
     rule excepts ("Op hosts other than Op_Server0 -> never Restore", "enterprise boxes: no Remove"): the rule is about
@@ -681,7 +712,7 @@ def class_heading(condition: str, words):
         return None
     bare = without_exception(condition)
     # (nothing but the class's name, maybe after an article or "all": "user host @ Unknown" says more than the class)
-    if not re.fullmatch(r"\s*(?:(?:the|all|any|every|each|our)\s+)*", without_class_names(bare), re.IGNORECASE):
+    if not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE):
         return None
     if bare == condition and words.excepted or unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
         return None
@@ -697,7 +728,11 @@ _EXCEPT_TAIL = re.compile(r"\b(?:except(?:\s+(?:for|on))?|other\s+than|apart\s+f
 
 
 def without_exception(condition: str) -> str:
-    """A heading less what it excepts, where every word after the except word is a host's name; else as it is."""
+    """A heading less what it excepts, where every word after the except word is a host's name; else as it is.
+    (r58m: or a bracketed aside that sets hosts aside, "the three enterprise boxes (not the Defender)")"""
+    aside = EXCEPTED_ASIDE.search(condition)
+    if aside is not None:
+        return condition[:aside.start()] + re.sub(r"^\s*\)", "", condition[aside.end():])
     found = _EXCEPT_TAIL.search(condition)
     if found is None or not hosts_only(found["what"]):
         return condition
