@@ -917,9 +917,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
             # (r48m: or aimed at what a trigger matches that never matches it, "decoy every user host ...; User3 gets no
             # decoy": the trigger keeps User3 out)
-        if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
-                                                     or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
-            continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
+        if (host in _included(words.instruction) or host in _whole_class_listed(words.hosts)) \
+                and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
+                     or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
+            continue  # "any host in the operational subnet, Op_Server0 included"; (r58m) "(User0-User4)": one of the class
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
@@ -1149,6 +1150,13 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
 _INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?:the\s+)?(?P<after>\w+)\b"
                        r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?:the\s+)?(?P<specimen>\w+)\b",
                        re.IGNORECASE)
+
+
+def _whole_class_listed(hosts: Iterable[str]) -> set[str]:
+    """(r58m) The hosts of every class a text names all of ("for hosts in the first subnet only (User0-User4)"): a
+    trigger on that class names them, every one and no other."""
+    named = set(hosts)
+    return {h for members in HOST_CLASSES.values() if set(members) <= named for h in members}
 
 
 def _included(instruction: str) -> set[str]:
