@@ -192,6 +192,13 @@ _REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:
                              r"edit|change|new\s+(?:rule|note|version))\s*:\s*", re.IGNORECASE)
 
 
+# (r58m) A label that says the note still stands as it was, before a colon: "Still true, as before:", "Same as before:",
+# "Still stands:". It tells the note's standing, no situation of it (read as one, its "still" was history the product
+# cannot judge, and the rule was silent).
+_STANDING_LABEL = re.compile(r"^\s*(?:(?:still\s+(?:true|valid|stands|holds|applies|in\s+force)|(?:same\s+)?as\s+before|reminder)"
+                             r"\s*[,;]?\s*)+:\s*", re.IGNORECASE)
+
+
 # (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
 # case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
 # tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
@@ -260,7 +267,7 @@ def read_wording(text: str) -> Wording:
     for said in _SENTENCES_SAID:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
-    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
+    flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
