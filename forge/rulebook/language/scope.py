@@ -250,7 +250,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-        if len(named) == 1 and _SEVERAL_REFERRED.search(condition.text) and not hosts_in(condition.text):
+        several = bool(_SEVERAL_REFERRED.search(condition.text)) and not hosts_in(condition.text)
+        if len(named) == 1 and several:
             named = []  # (r58m) "if any of them is compromised, put a decoy on Op_Server0": "them" is never that one host
         # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
         sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
@@ -258,6 +259,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
             sentence_classes = [scoped]
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
+
         elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
                 and not sentence_classes:
             # (r53h) "Escalation list: 1. User1 2. User4. Once both are owned, ...": "both" are the two
@@ -272,7 +274,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
         upto = sentence[:max(sentence.find(condition.text), 0)] + condition.text
         own = named[0] if len(named) == 1 and not sentence_classes else \
             (len(named) > 1 and not sentence_classes and _named_before_it(sentence, condition.text, named)) or \
-            (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
+            (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or (None if several else subject)
         # (r44h) "it" after a condition on a host of the one class the sentence names (a reimage of some op box, then
         # "if it is owned again", ...): that same host in both, not any two hosts of the class
         joined = _same_class_host_again(each[-1] if each else [], condition.text, sentence_classes) if not named else None
