@@ -21,6 +21,10 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 
 
+# (r58m) How long a standing order lasts, "until further notice", "until told otherwise": from now on, no condition.
+UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
+
+
 # (r58m) What the writer wants kept from happening, said before the order: "make sure nobody gets root on Enterprise1:",
 # "ensure no one reaches the server -". Its "nobody" is the goal's, and the state it names ("gets root") is what the order
 # is meant to forestall, no condition of it.
@@ -96,9 +100,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
                                 # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
-                                # (r58m) how long a standing order lasts, "until further notice", "until told otherwise": from
-                                # now on, no end the situation must show
-                                r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b|"
+                                # (r58m) how long a standing order lasts, "until further notice": no end the situation must show
+                                + UNTIL_FURTHER_NOTICE + "|"
                                 # (r53b: not said as the condition itself, "when there is no reason to hold back": an
                                 # absence the situation must show, which no predicate states)
                                 + _NOT_AS_CONDITION +

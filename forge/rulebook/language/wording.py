@@ -40,7 +40,7 @@ from forge.rulebook.language.minutes import minutes_said
 from forge.rulebook.language.replies import reply_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
-from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
+from forge.rulebook.language.markers import UNTIL_FURTHER_NOTICE, moves_not_made_away, negations_in, states_something
 from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
 from forge.rulebook.language.order import AT_HAND_SAID, HOST_AT_HAND, JUSTIFICATION, LEAD_WORD, OPENING, STORY, sentences, so_order
 
@@ -192,6 +192,10 @@ _REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:
                              r"edit|change|new\s+(?:rule|note|version))\s*:\s*", re.IGNORECASE)
 
 
+# (r58m) "until further notice" with the comma and "and" that join it to the order (markers.UNTIL_FURTHER_NOTICE).
+_LASTING = re.compile(rf"(?:,\s*)?(?:and\s+)?{UNTIL_FURTHER_NOTICE}", re.IGNORECASE)
+
+
 # (r58m) A label that says the note still stands as it was, before a colon: "Still true, as before:", "Same as before:",
 # "Still stands:". It tells the note's standing, no situation of it (read as one, its "still" was history the product
 # cannot judge, and the rule was silent).
@@ -269,6 +273,7 @@ def read_wording(text: str) -> Wording:
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
+    flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = conditions_in(instruction, situation)
