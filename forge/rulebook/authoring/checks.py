@@ -172,7 +172,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about) or _excepted_kept_out(condition, words, predicate):
-            continue  # (r39k) "a host ... that is not on the op subnet"; (r58m) "every user host except User2": the trigger keeps out
+            continue  # (r39k) "a host ... that is not on the op subnet"; (r58m) "op boxes except Op_Host2": kept out
         if _only_named_kept(condition.text, predicate) or _denial_implied(condition.text, words, predicate):
             continue  # (r48m) "Op_Host1 hit (only Op_Host1, ...)": that host alone kept; (r53h) a denial its states exclude
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
@@ -809,8 +809,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
-            # (r58m) "Make sure nobody gets root on <host>: ...", "Although <host> rarely gets hit, ...": a goal or a
-            # concession before the order, naming no move, whose "nobody" or "rarely" is its own
+            # (r58m) a goal or a concession before the order, naming no move ("make sure no one reaches <host>: ...",
+            # "though <host> is seldom touched, ..."): its "no one" or "seldom" is its own
             cues = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else " ", cues)
             # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
             # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
@@ -920,7 +920,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if (host in _included(words.instruction) or host in _whole_class_listed(words.hosts)) \
                 and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
                      or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
-            continue  # "any host in the operational subnet, Op_Server0 included"; (r58m) "(User0-User4)": one of the class
+            continue  # one of the class the entry names: said to be included, or (r58m) listed with all the others
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
@@ -1153,7 +1153,7 @@ _INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(
 
 
 def _whole_class_listed(hosts: Iterable[str]) -> set[str]:
-    """(r58m) The hosts of every class a text names all of ("for hosts in the first subnet only (User0-User4)"): a
+    """(r58m) The hosts of every class a text names all of ("the op boxes, Op_Host0 to Op_Host2 and Op_Server0"): a
     trigger on that class names them, every one and no other."""
     named = set(hosts)
     return {h for members in HOST_CLASSES.values() if set(members) <= named for h in members}
@@ -1367,8 +1367,8 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
     return bool(denied) and bool(reach) and not reach & hosts_of(denied) and not (about - hosts_of(denied))
 
 
-# (r58m) Named hosts set aside from a class in the words that name it: "every user host except User2 and User3", "the
-# three enterprise boxes (not the Defender)", "save Op_Server0".
+# (r58m) Named hosts set aside from a class in the words that name it: "all user desks except User0 or User4", "the op
+# machines (not Op_Host1)", "save Op_Server0".
 _HOSTS_SET_ASIDE = re.compile(rf"\b(?:{EXCEPT_WORDS}|not|save|but)\s+(?:the\s+)?{HOST_NAME}"
                               rf"(?:\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:the\s+)?{HOST_NAME})*\b", re.IGNORECASE)
 

@@ -127,7 +127,7 @@ _REQUEST_WAITED = (r"\b(?:if|when|whenever|once|unless|until|after)\s+(?:(?:we|y
                    r"gives\s+the\s+(?:word|go-ahead|ok|nod))\b")
 
 
-# (r58m) The episode a span of steps is counted in: "of the episode", "of a 30-step episode", "of this game".
+# (r58m) The episode a span of steps is counted in: "of the episode", "of a 20-step game", "of this run".
 _OF_THE_EPISODE = r"\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:[\w-]+[- ]steps?\s+)?(?:episode|game|run|match)\b"
 _OF_THE_EPISODE_NOT = rf"(?!{_OF_THE_EPISODE})"
 
@@ -171,8 +171,8 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked|"
         rf"leaves|keeps|kept|turns|makes)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        # (r58m: not a span of the episode itself, "the last 5 steps of a 30-step episode", "the first 10 steps of the game":
-        # when in the episode, its own fact below)
+        # (r58m: not a span of the episode itself, "its final 3 steps of a 20-step game", "over 6 steps of this run": when
+        # in the episode, its own fact below)
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions){_OF_THE_EPISODE_NOT}|for (?:at least )?{_NUMBER}(?:\+| or more| or longer)? (?:more )?(?:steps|turns)|"
         # (r48c) a span said with its least count, "for 3+ steps", "two or more turns", and "owned 3+ steps" with no "for"
         rf"(?:compromis\w*|exploit\w*|owned|pwned|rooted|hacked|breach\w*|infect\w*|popped|held) (?:at least )?{_NUMBER}(?:\+| or more| or longer) (?:steps|turns)|"

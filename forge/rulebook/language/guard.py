@@ -193,7 +193,7 @@ def _order_states_unread(words, found) -> bool:
     subject = subject_of(words)
     for piece in _ORDER_PIECES.split(named_in_full(rest)):
         if not state_words_in(piece) or verbs_in(piece) or GOAL_AVERTED.search(piece):
-            continue  # (r58m: nor the goal the order serves, "make sure nobody gets root on Enterprise1", no condition)
+            continue  # (r58m: nor the goal the order serves, markers.GOAL_AVERTED, no condition)
         said = claims(piece, subject)
         if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
             return True

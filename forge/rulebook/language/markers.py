@@ -25,12 +25,12 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
 UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
 
 
-# (r58m) What the writer wants kept from happening, said before the order: "make sure nobody gets root on Enterprise1:",
-# "ensure no one reaches the server -". Its "nobody" is the goal's, and the state it names ("gets root") is what the order
-# is meant to forestall, no condition of it.
+# (r58m) What the writer wants kept from happening, said before the order: "make sure no one holds admin on User2:",
+# "ensure nobody reaches the server -". Its "no one" is the goal's, and the state it names ("holds admin") is what the
+# order is meant to forestall, no condition of it.
 GOAL_AVERTED = re.compile(r"\b(?:make\s+sure|ensure|see\s+to\s+it|be\s+sure)\s+(?:that\s+)?(?:nobody|no\s*one|no\s+\w+)\b"
                           r"[^,;:.!?\u2013\u2014]*", re.IGNORECASE)
-# ... and such a goal, or a concession opening a sentence ("although Enterprise0 rarely gets hit,"): a negation or a doubt
+# ... and such a goal, or a concession opening a sentence ("though User2 is seldom touched,"): a negation or a doubt
 # that is theirs, never the order's (checks._unplaced_negation sets one aside only where it names no move).
 GOAL_OR_CONCESSION = re.compile(GOAL_AVERTED.pattern + r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))\s*(?:al)?though\s+[^,;:.!?]{3,80}?,",
                                 re.IGNORECASE)

@@ -71,8 +71,8 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
 # (r51h: not a concession over the level alone, "whatever level it is owned at": the attacker holds the host, at some
 # level, a condition (`instruction.level_conceded_said`))
-# (r58m: a concession of what another says, "no matter what the Planner says", "whatever the analyst thinks", ends with
-# what they say: the condition after its comma is the rule's, "..., if Enterprise1 shows an exploit, recommend Remove")
+# (r58m: a concession of what another says, "whatever the analyst thinks", "regardless of what my lead wants", ends with
+# what they say: the condition after its comma is the rule's, "..., once Op_Host1 is rooted, plan a Restore")
 CONCESSION = re.compile(r"\b(?:no\s+matter\s+what|whatever|regardless\s+of\s+what)\s+(?:(?:the|our|my|your|any|an?)\s+)?"
                         r"(?:\w+\s+){0,2}?(?:says?|said|thinks?|suggests?|recommends?|wants?|proposes?|advises?|tells\s+(?:you|us))\b|"
                         r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"

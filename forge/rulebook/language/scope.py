@@ -223,7 +223,7 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
                            re.IGNORECASE)
 
 
-# (r58m) A condition that speaks of several hosts by a pronoun ("if any of them is compromised", "once they are scanned",
+# (r58m) A condition that speaks of several hosts by a pronoun ("should one of them fall", "once they are scanned",
 # "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
 _SEVERAL_REFERRED = re.compile(r"\b(?:they|them|both|either|neither)\b", re.IGNORECASE)
 
@@ -239,7 +239,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = heading_hosts(words)
-    scoped = class_scope_heading(words)  # (r58m) "Every user host except User2: a scan means ...": the class it speaks of
+    scoped = class_scope_heading(words)  # (r58m) "All op machines except Op_Host1: on a probe, ...": its class
     for index, condition in enumerate(words.conditions):
         if (heading or scoped) and condition.text.strip() == words.situation.strip():
             continue
@@ -252,7 +252,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
         several = bool(_SEVERAL_REFERRED.search(condition.text)) and not hosts_in(condition.text)
         if len(named) == 1 and several:
-            named = []  # (r58m) "if any of them is compromised, put a decoy on Op_Server0": "them" is never that one host
+            named = []  # (r58m) "should one of them fall, decoy User4": "them" is never that one host
         # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
         sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
         if scoped and not named and not sentence_classes:
@@ -675,14 +675,14 @@ def _of_class(said: str, named_class: str) -> str:
     return _HOST_NOUN.sub(lambda m: f"{word}s" if m["many"] else word, said)
 
 
-# What a heading may say beside a class's name: an article, "all", a count ("the three enterprise boxes").
+# What a heading may say beside a class's name: an article, "all", a count ("the four op machines").
 _CLASS_ONLY_WORDS = r"\s*(?:(?:the|all|any|every|each|our|two|three|four|five)\s+)*"
 
 
 def class_scope_heading(words) -> Optional[str]:
     """(r58m) The class a heading names where the rule's other conditions speak of its hosts by a pronoun or of no host
-    at all ("Every user host except User2 and User3: a scan means a decoy on it", "The three enterprise boxes (not the
-    Defender): if any of them is compromised, ..."): those conditions are said of a host of that class (less the hosts it
+    at all ("All op machines except Op_Host1: on a probe, a decoy there", "The two user desks (not User0, User1 or User2):
+    should one of them fall, ..."): those conditions are said of a host of that class (less the hosts it
     sets aside, which the claims except). None where the heading says more than the class (a state, a host it keeps), or
     where another condition names a host or a class of its own."""
     heading = words.situation.strip()
@@ -731,7 +731,7 @@ _EXCEPT_TAIL = re.compile(r"\b(?:except(?:\s+(?:for|on))?|other\s+than|apart\s+f
 
 def without_exception(condition: str) -> str:
     """A heading less what it excepts, where every word after the except word is a host's name; else as it is.
-    (r58m: or a bracketed aside that sets hosts aside, "the three enterprise boxes (not the Defender)")"""
+    (r58m: or a bracketed aside that sets hosts aside, "the op machines (not Op_Server0)")"""
     aside = EXCEPTED_ASIDE.search(condition)
     if aside is not None:
         return condition[:aside.start()] + re.sub(r"^\s*\)", "", condition[aside.end():])

@@ -196,8 +196,8 @@ _REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:
 _LASTING = re.compile(rf"(?:,\s*)?(?:and\s+)?{UNTIL_FURTHER_NOTICE}", re.IGNORECASE)
 
 
-# (r58m) A label that says the note still stands as it was, before a colon: "Still true, as before:", "Same as before:",
-# "Still stands:". It tells the note's standing, no situation of it (read as one, its "still" was history the product
+# (r58m) A label that says the note still stands as it was, before a colon: "Still valid:", "Same as before:",
+# "Reminder, still in force:". It tells the note's standing, no situation of it (read as one, its "still" was history the product
 # cannot judge, and the rule was silent).
 _STANDING_LABEL = re.compile(r"^\s*(?:(?:still\s+(?:true|valid|stands|holds|applies|in\s+force)|(?:same\s+)?as\s+before|reminder)"
                              r"\s*[,;]?\s*)+:\s*", re.IGNORECASE)
