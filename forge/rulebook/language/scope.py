@@ -228,6 +228,21 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
 _SEVERAL_REFERRED = re.compile(r"\b(?:they|them|both|either|neither)\b", re.IGNORECASE)
 
 
+def _referents(sentence: str, condition: str, words, heading: list, scoped: Optional[str]) -> tuple[list, list, bool]:
+    """What a condition's sentence gives it to speak of: the hosts it names (else a heading's), the classes it names
+    (r41h: not one it names only to set its subject apart, "<host>, unlike the op hosts, ..."; r58m: else the class of a
+    scope heading, `class_scope_heading`), and whether the condition speaks of several hosts by a pronoun
+    (`_SEVERAL_REFERRED`: then never of the one host the sentence names, "should one of them fall, decoy User4")."""
+    named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition)
+    if len(named) == 1 and several:
+        named = []
+    classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
+    if scoped and not named and not classes:
+        classes = [scoped]
+    return named, classes, several
+
+
 def condition_claims(words, unresolved: Optional[list] = None):
     """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
     Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
@@ -249,17 +264,9 @@ def condition_claims(words, unresolved: Optional[list] = None):
             continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
-        named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-        several = bool(_SEVERAL_REFERRED.search(condition.text)) and not hosts_in(condition.text)
-        if len(named) == 1 and several:
-            named = []  # (r58m) "should one of them fall, decoy User4": "them" is never that one host
-        # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
-        sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
-        if scoped and not named and not sentence_classes:
-            sentence_classes = [scoped]
+        named, sentence_classes, several = _referents(sentence, condition.text, words, heading, scoped)
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
-
         elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
                 and not sentence_classes:
             # (r53h) "Escalation list: 1. User1 2. User4. Once both are owned, ...": "both" are the two
