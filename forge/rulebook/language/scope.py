@@ -225,7 +225,9 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
 
 # (r58m) A condition that speaks of several hosts by a pronoun ("should one of them fall", "once they are scanned",
 # "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
-_SEVERAL_REFERRED = re.compile(r"\b(?:they|them|both|either|neither)\b", re.IGNORECASE)
+# ("either" and "both" as pronouns, before "of" or a verb: not "either a root-level or a user-level compromise")
+_SEVERAL_REFERRED = re.compile(r"\b(?:they|them|(?:both|either|neither)(?=\s+(?:of|is|are|was|were|gets?|got|shows?|showed|falls?|"
+                               r"fell|has|have|had|sits?|turns?|goes|went|becomes?|looks?)\b))\b", re.IGNORECASE)
 
 
 def _referents(sentence: str, condition: str, words, heading: list, scoped: Optional[str]) -> tuple[list, list, bool]:
