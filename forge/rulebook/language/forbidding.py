@@ -344,6 +344,12 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
+# (r58h) the move said as what the role addressed does with it, after a modal: "I should plan a Restore of Op_Server0",
+# "the analyst must recommend a Remove" (the order of that move; read as none, a lesson's story sentence before it was
+# taken for its order, and the window of steps the order's sentence states was never judged)
+_ADDRESSED_MOVE = ADDRESSED_VERB + r"\s+(?:an?|the|one)\s+"
+
+
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           + MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
@@ -359,7 +365,7 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
                           # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
-                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + "|" + _ADDRESSED_MOVE + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
 
 
 # -- the reading --------------------------------------------------------------------------------------
