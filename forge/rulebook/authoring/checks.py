@@ -68,7 +68,7 @@ from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, 
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
+from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
@@ -2096,6 +2096,10 @@ def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:
     rule; a move turned down or left for later ("- PARKED: Restore User3 once it is rooted") orders nothing, and minutes that
     agreed no move order nothing at all. (The reading of the minutes is their agreed items alone, so a move named only in
     another item was a word no check saw.)"""
+    if isinstance(action, dict) and request_turned_down(text):
+        # (r58h) a request whose status line turns it down (minutes.request_turned_down): its move is no order
+        return ("polarity: the text is a request whose status or decision turns it down: it orders nothing; keep the "
+                "rule semantic")
     if not isinstance(action, dict) or not _ITEMS_LABELLED.search(text):
         return None
     agreed = agreed_items(text)
