@@ -51,7 +51,7 @@ from forge.rulebook.language.claims import claims
 from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
-from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
+from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -2019,6 +2019,17 @@ def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
     return None
 
 
+def _class_left_out_asked(text: str, predicate) -> Optional[str]:
+    """(r58h) A class the text leaves out of its rule, in its order's sentence or a clause of its own ("..., except on
+    enterprise hosts", "Clause 2.1 shall not apply to enterprise hosts": guard.classes_left_out), that the predicate can
+    still match a host of: the rule would hold where its words say it does not apply."""
+    asked = left_out_classes_asked(text, predicate)
+    if not asked:
+        return None
+    cls = sorted(asked)[0]
+    return f"scope: the text leaves the {cls} hosts out, but the predicate can match a {cls} host: keep those hosts out"
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -2057,7 +2068,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
-        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) \
+        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) or _class_left_out_asked(text, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
