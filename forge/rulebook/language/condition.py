@@ -28,7 +28,7 @@ from forge.rulebook.language.guard import complete_claims, confirmed, reads_whol
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
 from forge.rulebook.language.markers import negations_in, other_host_away
 from forge.rulebook.language.names import classes_in, hosts_in, named_in_full, state_words_in, verbs_in
-from forge.rulebook.language.minutes import agrees_nothing, request_turned_down
+from forge.rulebook.language.minutes import agrees_nothing, asks_nothing, request_turned_down
 from forge.rulebook.language.order import condition_elsewhere, sentences
 from forge.rulebook.language.rule_claims import (ORDER_ENDED, conceded_away, conceded_states, excepting,
                                                  narrower_cases_away, rule_claims)
@@ -299,9 +299,10 @@ def decides_nothing(text: str) -> bool:
     # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward; (r55b) and a
     # meeting's minutes that agreed no move, minutes.agrees_nothing: every move in them turned down or left for later)
     # (r55e: and a quoted note with no verdict under it, only a question or nothing, replies.proposal_unsettled)
-    # (r58h: and a request whose status line turns it down, minutes.request_turned_down)
+    # (r58h: and a request whose status line turns it down, minutes.request_turned_down; and a note that says it asks for no
+    # move, minutes.asks_nothing)
     return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "") \
-        or proposal_unsettled(text or "") or request_turned_down(text or "")
+        or proposal_unsettled(text or "") or request_turned_down(text or "") or asks_nothing(text or "")
 
 
 def line_claims(rows):

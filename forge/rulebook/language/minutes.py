@@ -83,3 +83,18 @@ def request_turned_down(text: str) -> bool:
     accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's."""
     text = text or ""
     return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)
+
+
+# (r58h) A note that says of itself that it asks for nothing: "No action needed, just context.", "For information only.",
+# "Nothing to do here, background for the planner." It orders no move: kept as a rule, its likeness to a context
+# injected it as if it ordered one.
+_ASKS_NOTHING = re.compile(r"\b(?:no|nothing)\s+(?:action|move|change|order|response)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|"
+                           r"asked|requested|expected|wanted)\b|\bno\s+(?:action|move)\s+to\s+take\b|\bnothing\s+to\s+do\s+(?:here|about\s+it)\b|"
+                           r"\bjust\s+(?:context|background|so\s+you\s+know)\b|\b(?:for\s+(?:your\s+)?(?:info|information|awareness)|"
+                           r"informational|background)\s+only\b", re.IGNORECASE)
+
+
+def asks_nothing(text: str) -> bool:
+    """(r58h) Whether `text` says it asks for no move (`_ASKS_NOTHING`) and names none of the defender's moves: a note of
+    context, no rule to apply."""
+    return bool(_ASKS_NOTHING.search(text or "")) and not verbs_in(text or "")
