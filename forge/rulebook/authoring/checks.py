@@ -2021,7 +2021,7 @@ def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
 
 def _class_left_out_asked(text: str, predicate) -> Optional[str]:
     """(r58h) A class the text leaves out of its rule, in its order's sentence or a clause of its own ("..., except on
-    enterprise hosts", "Clause 2.1 shall not apply to enterprise hosts": guard.classes_left_out), that the predicate can
+    the op boxes", "rule 4 does not hold for user hosts": guard.classes_left_out), that the predicate can
     still match a host of: the rule would hold where its words say it does not apply."""
     asked = left_out_classes_asked(text, predicate)
     if not asked:

@@ -344,7 +344,7 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
-# (r58h) the move said as what the role addressed does with it, after a modal: "I should plan a Restore of Op_Server0",
+# (r58h) the move said as what the role addressed does with it, after a modal: "we should plan a Remove of User4",
 # "the analyst must recommend a Remove" (the order of that move; read as none, a lesson's story sentence before it was
 # taken for its order, and the window of steps the order's sentence states was never judged)
 _ADDRESSED_MOVE = ADDRESSED_VERB + r"\s+(?:an?|the|one)\s+"

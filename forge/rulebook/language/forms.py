@@ -1165,8 +1165,7 @@ def hedges_away(flat: str) -> str:
 
 
 # (r58h) An aside right after a host's name that keeps the condition to that host alone, set off by dashes or brackets:
-# "When Enterprise2 - only that one, not Enterprise1 or Enterprise0 - shows Exploit activity", "if User3 (and only User3)
-# is rooted", "once Op_Host1 -- that one alone -- gets scanned". It restates what the name already says (the hosts it
+# "if User1 - just that one, not User2 - is rooted", "if User3 (and only User3) gets probed", "once Op_Host1 -- that one alone -- gets scanned". It restates what the name already says (the hosts it
 # leaves out are none the condition names); read as written, the condition was cut at its first dash or comma, the host
 # was read bare, and the rule stood wherever that host was shown.
 _ALONE_WORDS = (r"(?:(?:and\s+|but\s+)?only\s+(?:that|this|the\s+one)(?:\s+(?:one|host|box|machine|server))?|(?:and\s+|but\s+)?only\s+"

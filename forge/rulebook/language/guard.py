@@ -234,7 +234,7 @@ def _classes_unclaimed(words, found) -> bool:
 
 
 # (r58h) A host class the text leaves out of its rule, in the order's sentence or a clause of its own: "..., except on
-# enterprise hosts", "Clause 2.1 shall not apply to enterprise hosts", "this does not hold for the op boxes"
+# the op boxes", "rule 4 does not hold for user hosts", "never applies to enterprise servers"
 _CLASS_LEFT_OUT = re.compile(
     r"\b(?:except(?:\s+(?:on|for|in|at|with))?|excluding|other\s+than|apart\s+from|save\s+(?:on|for)|"
     r"(?:does|do|shall|will|should|must|is|are|can)\s*(?:not|n['\u2019]t)\s+(?:be\s+)?(?:apply|applied|hold|count)\s+(?:to|on|for|in)|"
@@ -243,8 +243,8 @@ _CLASS_LEFT_OUT = re.compile(
 
 
 def _left_out_class_claimed(text: str, found) -> bool:
-    """(r58h) Whether the text leaves a host class out of its rule (`_CLASS_LEFT_OUT`: "except on enterprise hosts", "clause
-    2.1 shall not apply to enterprise hosts") and the claims may still hold on a host of it, with no denial of that class:
+    """(r58h) Whether the text leaves a host class out of its rule (`_CLASS_LEFT_OUT`: "except on the op boxes", "rule 4
+    does not hold for user hosts") and the claims may still hold on a host of it, with no denial of that class:
     the exception was read nowhere (said in a clause of its own, the reading of the order's sentence never saw it), and the
     claims stood for the whole of a condition they are wider than."""
     return found is not None and bool(left_out_classes_asked(text, found))
