@@ -9,7 +9,8 @@
 - an aside that keeps a condition to the host it follows alone ("(and only User4)") restates the name: the condition
   reads on past it, and the bare host never decides the rule;
 - a class the text leaves out ("rule 1 does not apply to operational hosts") is kept out, by the checks and the gate;
-- a note that says it asks for no move, or a provision made subject to another by its number, decides nothing alone.
+- a note that says it asks for no move, or a provision made subject to another by its number, decides nothing alone;
+- "shall" orders as "should" does: the move a ban sends the reader to is part of the rule.
 """
 
 from __future__ import annotations
@@ -100,3 +101,9 @@ def test_a_note_asking_for_nothing_or_subject_to_another_clause_is_silent() -> N
     assert _gate("(2) Subject to clause (1), User3 shall not be removed while Enterprise0 is quiet; restore it instead.") == _SILENT
     # a note that names a move is no note of context, whatever it says of action
     assert _gate("If User2 is rooted, Restore User2; no other action needed.") != _SILENT
+
+
+def test_shall_orders_as_should_does() -> None:
+    assert gives_order("The defender shall remove it instead.")
+    words = read_wording("Op_Host0 shall not be restored while Enterprise1 is quiet; the defender shall remove it instead.")
+    assert "Remove" in words.verbs and "Restore" in words.dispreferred
