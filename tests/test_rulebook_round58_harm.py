@@ -15,11 +15,12 @@
 
 from __future__ import annotations
 
+from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.names import unnamed_hosts
 from forge.rulebook.language.order import gives_order
-from forge.rulebook.language.predicate import Always, Atom, Not
+from forge.rulebook.language.predicate import Always, Atom, Not, positive_hosts
 from forge.rulebook.language.wording import read_wording
 
 _SILENT = Not(Always())
@@ -93,7 +94,11 @@ def test_a_class_the_text_leaves_out_is_kept_out() -> None:
     assert text_problem(_LEFT_OUT, {"class": "any", "compromise": "Privileged"}, action) is not None
     assert text_problem(_LEFT_OUT, {"any": [{"class": "User", "compromise": "Privileged"},
                                             {"class": "Enterprise", "compromise": "Privileged"}]}, action) is None
-    assert _gate(_LEFT_OUT) == _SILENT
+    # at the gate, the claims stand for the other classes' hosts alone
+    found = _gate(_LEFT_OUT)
+    assert found not in (None, _SILENT)
+    held = positive_hosts(found)
+    assert held and not held & set(HOST_CLASSES["Operational"]) and "User2" in held
 
 
 def test_a_note_asking_for_nothing_or_subject_to_another_clause_is_silent() -> None:
