@@ -18,6 +18,7 @@ from __future__ import annotations
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.guard import classes_left_out
 from forge.rulebook.language.names import unnamed_hosts
 from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.predicate import Always, Atom, Not, positive_hosts
@@ -94,6 +95,9 @@ def test_a_class_the_text_leaves_out_is_kept_out() -> None:
     assert text_problem(_LEFT_OUT, {"class": "any", "compromise": "Privileged"}, action) is not None
     assert text_problem(_LEFT_OUT, {"any": [{"class": "User", "compromise": "Privileged"},
                                             {"class": "Enterprise", "compromise": "Privileged"}]}, action) is None
+    # an exception after a denial of all else is the only class the rule is for: nothing left out
+    assert not classes_left_out("Put a DecoyApache on nothing other than op boxes that get probed.")
+    assert classes_left_out(_LEFT_OUT) == {"Operational"}
     # at the gate, the claims stand for the other classes' hosts alone
     found = _gate(_LEFT_OUT)
     assert found not in (None, _SILENT)

@@ -250,9 +250,17 @@ def _left_out_class_claimed(text: str, found) -> bool:
     return found is not None and bool(left_out_classes_asked(text, found))
 
 
+# ("nothing other than workstations", "no box except the op ones": the exception after a denial of all else is the only
+# class the rule is for, the opposite of leaving it out)
+_ALL_ELSE_DENIED = re.compile(r"\b(?:nothing|none|nobody|no(?:\s+[\w-]+){0,2}|nowhere|never|not\s+(?:a|any|one)(?:\s+[\w-]+)?)\s*,?\s*$",
+                              re.IGNORECASE)
+
+
 def classes_left_out(text: str) -> set[str]:
-    """(r58h) The host classes a text leaves out of its rule (`_CLASS_LEFT_OUT`)."""
-    return {cls for m in _CLASS_LEFT_OUT.finditer(text or "") for cls in classes_in(m["what"]) if cls in HOST_CLASSES}
+    """(r58h) The host classes a text leaves out of its rule (`_CLASS_LEFT_OUT`), not after a denial of all else
+    (`_ALL_ELSE_DENIED`)."""
+    return {cls for m in _CLASS_LEFT_OUT.finditer(text or "") if not _ALL_ELSE_DENIED.search(text[:m.start()])
+            for cls in classes_in(m["what"]) if cls in HOST_CLASSES}
 
 
 def left_out_classes_asked(text: str, found) -> set[str]:
