@@ -350,7 +350,7 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
 _ADDRESSED_MOVE = ADDRESSED_VERB + r"\s+(?:an?|the|one)\s+"
 
 
-# (r58h: "shall", the modal of a written procedure's clauses, "the plan shall remove it instead": read as no order, the move
+# (r58h: "shall", the modal of a written procedure's clauses, "the defender shall reimage it then": read as no order, the move
 # a ban sends the reader to was no part of the rule, and a faithful compilation of it was refused as a verb the text
 # never ordered)
 _MODAL_ORDER = re.compile(r"\b(?:should|shall|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
