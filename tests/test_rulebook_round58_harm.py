@@ -18,7 +18,6 @@ from __future__ import annotations
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
-from forge.rulebook.language.guard import classes_left_out
 from forge.rulebook.language.names import unnamed_hosts
 from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.predicate import Always, Atom, Not, positive_hosts
@@ -91,6 +90,8 @@ _LEFT_OUT = ("Rule 1: whenever a host sits at root, the planner should plan a Re
 
 
 def test_a_class_the_text_leaves_out_is_kept_out() -> None:
+    from forge.rulebook.language.guard import classes_left_out  # (r58h's reader: imported here, the other tests stand alone)
+
     action = {"mode": "do", "verb": "Restore", "target": "$matched"}
     assert text_problem(_LEFT_OUT, {"class": "any", "compromise": "Privileged"}, action) is not None
     assert text_problem(_LEFT_OUT, {"any": [{"class": "User", "compromise": "Privileged"},
@@ -105,11 +106,14 @@ def test_a_class_the_text_leaves_out_is_kept_out() -> None:
     assert held and not held & set(HOST_CLASSES["Operational"]) and "User2" in held
 
 
-def test_a_note_asking_for_nothing_or_subject_to_another_clause_is_silent() -> None:
+def test_a_note_asking_for_nothing_is_silent() -> None:
     assert _gate("Heads up: red usually lands on Op_Host1 after the user boxes. No action required, background only.") == _SILENT
-    assert _gate("(2) Subject to clause (1), User3 shall not be removed while Enterprise0 is quiet; restore it instead.") == _SILENT
     # a note that names a move is no note of context, whatever it says of action
     assert _gate("If User2 is rooted, Restore User2; no other action needed.") != _SILENT
+
+
+def test_a_provision_subject_to_another_clause_is_silent_alone() -> None:
+    assert _gate("(2) Subject to clause (1), User3 should not be removed while Enterprise0 is quiet; restore it instead.") == _SILENT
 
 
 def test_shall_orders_as_should_does() -> None:
