@@ -1,7 +1,5 @@
 """Round 58, r58h: rules that spoke where their own words say they do not apply.
 
-- a modal order whose move follows the role's own verb ("we must plan a Remove of ...") is an order: read as none, the
-  story sentence before a lesson was taken for its order, and the lesson's window of steps was never judged;
 - a class host left out by its place in the class ("every enterprise box apart from the last one") singles out a host
   the product cannot name: a trigger on the whole class is refused;
 - a request whose status line turns it down orders nothing, as compiled move or as a rule kept semantic;
@@ -29,19 +27,6 @@ _SILENT = Not(Always())
 def _gate(text: str):
     """What a rule kept semantic, its predicate refused, is held to at the gate."""
     return semantic_claims(text, "predicate refused: claims", text)
-
-
-def test_a_modal_before_the_roles_own_verb_and_its_move_orders() -> None:
-    for said in ("We must plan a Remove of User3.", "The analyst ought to recommend a Remove on Op_Host2 right away.",
-                 "The chooser should choose an Analyse of Enterprise1."):
-        assert gives_order(said), said
-    lesson = ("Enterprise1 kept its foothold through the final turns since my plans went elsewhere. In turns 24 to 30, "
-              "we ought to plan one Restore for Enterprise1 whenever it is rooted.")
-    words = read_wording(lesson)
-    assert words.gives_order and words.instruction.startswith("In turns 24 to 30")
-    # the lesson's window is the condition's: a predicate of the host alone is wider than the words
-    assert text_problem(lesson, {"host": "Enterprise1", "compromise": "Privileged"},
-                        {"mode": "do", "verb": "Restore", "target": "Enterprise1"}) is not None
 
 
 def test_a_class_host_left_out_by_its_place_is_a_host_no_name_reads() -> None:

@@ -344,12 +344,6 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
-# (r58h) the move said as what the role addressed does with it, after a modal: "we should plan a Remove of User4",
-# "the analyst must recommend a Remove" (the order of that move; read as none, a lesson's story sentence before it was
-# taken for its order, and the window of steps the order's sentence states was never judged)
-_ADDRESSED_MOVE = ADDRESSED_VERB + r"\s+(?:an?|the|one)\s+"
-
-
 # (r58h: "shall", the modal of a written procedure's clauses, "the defender shall reimage it then": read as no order, the move
 # a ban sends the reader to was no part of the rule, and a faithful compilation of it was refused as a verb the text
 # never ordered)
@@ -368,7 +362,7 @@ _MODAL_ORDER = re.compile(r"\b(?:should|shall|must|needs?\s+to|has\s+to|have\s+t
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
                           # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
-                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + "|" + _ADDRESSED_MOVE + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
 
 
 # -- the reading --------------------------------------------------------------------------------------
