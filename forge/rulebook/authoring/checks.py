@@ -51,7 +51,7 @@ from forge.rulebook.language.claims import claims
 from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
-from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
+from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -68,7 +68,7 @@ from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, 
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import GOAL_OR_CONCESSION, negations_in
-from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
+from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
@@ -2049,6 +2049,17 @@ def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
     return None
 
 
+def _class_left_out_asked(text: str, predicate) -> Optional[str]:
+    """(r58h) A class the text leaves out of its rule, in its order's sentence or a clause of its own ("..., except on
+    the op boxes", "rule 4 does not hold for user hosts": guard.classes_left_out), that the predicate can
+    still match a host of: the rule would hold where its words say it does not apply."""
+    asked = left_out_classes_asked(text, predicate)
+    if not asked:
+        return None
+    cls = sorted(asked)[0]
+    return f"scope: the text leaves the {cls} hosts out, but the predicate can match a {cls} host: keep those hosts out"
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -2087,7 +2098,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
-        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) \
+        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) or _class_left_out_asked(text, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
@@ -2126,6 +2137,10 @@ def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:
     rule; a move turned down or left for later ("- PARKED: Restore User3 once it is rooted") orders nothing, and minutes that
     agreed no move order nothing at all. (The reading of the minutes is their agreed items alone, so a move named only in
     another item was a word no check saw.)"""
+    if isinstance(action, dict) and request_turned_down(text):
+        # (r58h) a request whose status line turns it down (minutes.request_turned_down): its move is no order
+        return ("polarity: the text is a request whose status or decision turns it down: it orders nothing; keep the "
+                "rule semantic")
     if not isinstance(action, dict) or not _ITEMS_LABELLED.search(text):
         return None
     agreed = agreed_items(text)

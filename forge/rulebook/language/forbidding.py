@@ -344,7 +344,10 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
-_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
+# (r58h: "shall", the modal of a written procedure's clauses, "the defender shall reimage it then": read as no order, the move
+# a ban sends the reader to was no part of the rule, and a faithful compilation of it was refused as a verb the text
+# never ordered)
+_MODAL_ORDER = re.compile(r"\b(?:should|shall|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           + MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                           # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)

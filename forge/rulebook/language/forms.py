@@ -1164,6 +1164,27 @@ def hedges_away(flat: str) -> str:
     return _HEDGE_CLAUSE.sub("", flat)
 
 
+# (r58h) An aside right after a host's name that keeps the condition to that host alone, set off by dashes or brackets:
+# "if User1 - just that one, not User2 - is rooted", "if User3 (and only User3) gets probed", "once Op_Host1 -- that one alone -- gets scanned". It restates what the name already says (the hosts it
+# leaves out are none the condition names); read as written, the condition was cut at its first dash or comma, the host
+# was read bare, and the rule stood wherever that host was shown.
+_ALONE_WORDS = (r"(?:(?:and\s+|but\s+)?only\s+(?:that|this|the\s+one)(?:\s+(?:one|host|box|machine|server))?|(?:and\s+|but\s+)?only\s+"
+                + HOST_NAME + r"|(?:that|this)\s+(?:one|host|box|machine|server)\s+(?:only|alone)|(?:and\s+)?no\s+other(?:\s+(?:one|host|box))?|"
+                r"just\s+(?:that|this)\s+(?:one|host|box|machine|server))")
+_HOST_ALONE_ASIDE = re.compile(
+    rf"(?P<host>\b{HOST_NAME}\b)\s*(?:\(\s*|\s-{{1,2}}\s*|\s*[\u2013\u2014]\s*){_ALONE_WORDS}"
+    rf"(?:\s*,?\s*(?:(?:but|and)\s+)?(?:not|never|nor)\s+(?:the\s+)?{HOST_NAME}(?:\s*(?:,|or|and|nor|/)\s*(?:the\s+)?{HOST_NAME})*)?"
+    r"\s*(?:\)|\s-{1,2}(?=\s)|\s*[\u2013\u2014])\s*(?=[a-z])", re.IGNORECASE)
+
+
+def host_alone_aside_away(flat: str) -> str:
+    """(r58h) `flat` without an aside that keeps a condition to the host it follows alone (`_HOST_ALONE_ASIDE`): the host's
+    name stands, and the condition reads on. An aside that names the host itself among those it leaves out is kept."""
+    return _HOST_ALONE_ASIDE.sub(lambda m: m.group(0) if m["host"].lower() in m.group(0)[len(m["host"]):].lower()
+                                 and not re.search(r"only\s+" + re.escape(m["host"]), m.group(0), re.IGNORECASE)
+                                 else f"{m['host']} ", flat or "")
+
+
 def reason_aside_dropped(flat: str) -> str:
     """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
     exception heading (_EXCEPTION_WHY)."""

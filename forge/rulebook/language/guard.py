@@ -84,7 +84,8 @@ def complete_claims(text: str, found) -> bool:
                                                                            else c.text for c in words.conditions), found,
                                                                  negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
-        and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found)
+        and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found) \
+        and not _left_out_class_claimed(text, found)
 
 
 def _case_denials_placed(words, found, negated) -> Optional[bool]:
@@ -231,6 +232,48 @@ def _classes_unclaimed(words, found) -> bool:
     atoms = [atom for atom, _ in atoms_of(found)] if found is not None else []
     return any(not any(atom.host_class == cls or atom.host is not None and set(atom.hosts()) <= set(HOST_CLASSES[cls])
                        for atom in atoms) for cls in named if cls in HOST_CLASSES)
+
+
+# (r58h) A host class the text leaves out of its rule, in the order's sentence or a clause of its own: "..., except on
+# the op boxes", "rule 4 does not hold for user hosts", "never applies to enterprise servers"
+_CLASS_LEFT_OUT = re.compile(
+    r"\b(?:except(?:\s+(?:on|for|in|at|with))?|excluding|other\s+than|apart\s+from|save\s+(?:on|for)|"
+    r"(?:does|do|shall|will|should|must|is|are|can)\s*(?:not|n['\u2019]t)\s+(?:be\s+)?(?:apply|applied|hold|count)\s+(?:to|on|for|in)|"
+    r"never\s+(?:applies|holds)\s+(?:to|on|for|in))\s+(?:the\s+|any\s+|an?\s+)?(?P<what>[\w-]+(?:[\s-]+[\w-]+){0,2})",
+    re.IGNORECASE)
+
+
+def _left_out_class_claimed(text: str, found) -> bool:
+    """(r58h) Whether the text leaves a host class out of its rule (`_CLASS_LEFT_OUT`: "except on the op boxes", "rule 4
+    does not hold for user hosts") and the claims may still hold on a host of it, with no denial of that class:
+    the exception was read nowhere (said in a clause of its own, the reading of the order's sentence never saw it), and the
+    claims stood for the whole of a condition they are wider than."""
+    return found is not None and bool(left_out_classes_asked(text, found))
+
+
+# ("nothing other than workstations", "no box except the op ones": the exception after a denial of all else is the only
+# class the rule is for, the opposite of leaving it out)
+_ALL_ELSE_DENIED = re.compile(r"\b(?:nothing|none|nobody|no(?:\s+[\w-]+){0,2}|nowhere|never|not\s+(?:a|any|one)(?:\s+[\w-]+)?)\s*,?\s*$",
+                              re.IGNORECASE)
+
+
+def classes_left_out(text: str) -> set[str]:
+    """(r58h) The host classes a text leaves out of its rule (`_CLASS_LEFT_OUT`), not after a denial of all else
+    (`_ALL_ELSE_DENIED`)."""
+    return {cls for m in _CLASS_LEFT_OUT.finditer(text or "") if not _ALL_ELSE_DENIED.search(text[:m.start()])
+            for cls in classes_in(m["what"]) if cls in HOST_CLASSES}
+
+
+def left_out_classes_asked(text: str, found) -> set[str]:
+    """(r58h) Of the classes `text` leaves out (`classes_left_out`), those a positive atom of `found` (claims or a
+    predicate) may match a host of, where no negated atom of it speaks of that class or its hosts."""
+    from forge.rulebook.language.predicate import atoms_of, positive_hosts  # lazy: as in `claims`
+
+    left_out = classes_left_out(text)
+    if not left_out:
+        return set()
+    denied = {h for atom, negated in atoms_of(found) if negated for h in atom.hosts()}
+    return {cls for cls in left_out if positive_hosts(found) & set(HOST_CLASSES[cls]) and not denied & set(HOST_CLASSES[cls])}
 
 
 def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,

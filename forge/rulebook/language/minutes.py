@@ -62,3 +62,39 @@ def minutes_said(text: str) -> str:
     """`text` as the items its minutes agreed, each a sentence (`agreed_items`); `text` itself where it is no such
     minutes."""
     return " ".join(agreed_items(text)) or text
+
+
+# (r58h) A request handed over with what became of it: a change request, a ticket, a proposal, then a line that gives its
+# status or the decision on it ("Status: rejected", "Decision: declined (...)", "Resolution: won't fix"). Turned down, the
+# request orders nothing: read as written, its move was compiled as the team's order, the opposite of the decision. (A
+# text that also says what was accepted instead is left to the readers of that order; so is a request still open.)
+_DECISION_LINE = re.compile(r"(?:^|\n|(?<=[.;]\s))\s*(?:[-*\u2022]\s*)?(?:status|decision|resolution|outcome|verdict|review)\s*[:=-]\s*"
+                            r"(?P<value>rejected|declined|denied|refused|vetoed|turned\s+down|not\s+(?:approved|accepted|agreed)|"
+                            r"won['\u2019]?t\s+(?:fix|do)|will\s+not\s+(?:fix|do)|closed\s*[-(,:]?\s*(?:as\s+)?(?:rejected|won['\u2019]?t\s+(?:fix|do)))\b",
+                            re.IGNORECASE)
+_REQUEST_WORD = re.compile(r"\b(?:change\s+request|request|ticket|proposal|proposed|suggestion|rfc|cr-?\d+)\b", re.IGNORECASE)
+_ACCEPTED_INSTEAD = re.compile(r"\b(?:accepted|approved|agreed|adopted|decided)\s*(?:instead|rather)?\s*:|"
+                               r"\binstead\s*[:,]|\b(?:status|decision|resolution|outcome)\s*[:=-]\s*(?:accepted|approved|agreed|adopted|done|merged)\b",
+                               re.IGNORECASE)
+
+
+def request_turned_down(text: str) -> bool:
+    """(r58h) Whether `text` is a request whose status or decision line turns it down (`_DECISION_LINE`), with nothing
+    accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's."""
+    text = text or ""
+    return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)
+
+
+# (r58h) A note that says of itself that it asks for nothing: "No action needed, just context.", "For information only.",
+# "Nothing to do here, background for the planner." It orders no move: kept as a rule, its likeness to a context
+# injected it as if it ordered one.
+_ASKS_NOTHING = re.compile(r"\b(?:no|nothing)\s+(?:action|move|change|order|response)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|"
+                           r"asked|requested|expected|wanted)\b|\bno\s+(?:action|move)\s+to\s+take\b|\bnothing\s+to\s+do\s+(?:here|about\s+it)\b|"
+                           r"\bjust\s+(?:context|background|so\s+you\s+know)\b|\b(?:for\s+(?:your\s+)?(?:info|information|awareness)|"
+                           r"informational|background)\s+only\b", re.IGNORECASE)
+
+
+def asks_nothing(text: str) -> bool:
+    """(r58h) Whether `text` says it asks for no move (`_ASKS_NOTHING`) and names none of the defender's moves: a note of
+    context, no rule to apply."""
+    return bool(_ASKS_NOTHING.search(text or "")) and not verbs_in(text or "")

@@ -462,7 +462,11 @@ _CONDITION_ELSEWHERE = re.compile(
     r"(?:default|note|rule|order|lesson|advice)\s+(?:above|before|earlier))\s*[,:;.\u2013\u2014-]\s*"
     r"(?:(?!\b(?:when|whenever|if|once|while)\b)[^.;])*?"
     # ("as well as" joins a second state within the note's own condition, "an exploit as well as a scan": no "too")
-    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well(?!\s+as\b)|also)\b",
+    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well(?!\s+as\b)|also)\b|"
+    # (r58h) a provision made subject to another by its number, "(3) Subject to clause (2), no Remove on User1 while
+    # ...": it holds within the other's case, whose words are not here (read alone, the ban and its move instead held
+    # wherever its own condition did, on a host the other clause's case leaves out)
+    r"\bsubject\s+to\s+(?:the\s+)?(?:clause|section|rule|paragraph|item|point|provision|article|sub-?clause)s?\s+\(?[\w.]{1,6}\)?",
     re.IGNORECASE)
 
 
