@@ -27,6 +27,12 @@ from forge.rulebook.language.spelling import misspellings_mended
 _BRAINER_AFFIRMS = (r"[\s\u2010\u2011-]*brainers?\b(?![^.!?\n]*(?:\?|\b(?:not|no|nope|never|hardly|but|except|unless|wrong)\b|"
                     r"n['\u2019]t\b))")
 NO_BRAINER = r"(?!" + _BRAINER_AFFIRMS + ")"
+# (r58l) A lead that only stresses the answer after it, "No discussion, no.", "No debate about it: nope": a "no" with a noun
+# of talk after it is no answer in itself ("No doubt", "No question" urge the move when they stand alone), and the denial
+# standing alone after it is the answer. Held off by the lead's noun, the "no" was lost and the move it turns down passed
+# as the order. (A lead alone, or before anything but a denial standing alone, is read as before.)
+_ANSWER_LEAD = (r"(?:no\s+(?:discussion|debate|argument|arguing|question|doubt|contest|discussing\s+it|ifs,?\s+ands,?\s+or\s+buts)"
+               r"(?:\s+(?:about|on)\s+(?:it|that|this))?\s*[,:;\u2013\u2014-]+\s*)?")
 
 
 # Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
@@ -594,7 +600,7 @@ def _note_shorthand_said(text: str) -> str:
 # the order round into a prohibition. An arrow after the "no" ("Remove? No -> Restore User2") closes it whole (its "-" taken
 # alone left a stray ">", and the order of the move answered "no" passed the checks).
 _ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\u2192\n]{1,60}?)\s*\?\s*"
-                          r"(?:no|nope|nah|not\s+that)\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
+                          + _ANSWER_LEAD + r"(?:no|nope|nah|not\s+that)\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
 
 
 def _answered_no_said(text: str) -> str:
@@ -1401,7 +1407,7 @@ _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definite
                             re.IGNORECASE)
 # (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
 # `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
-_ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
+_ANSWER_DENIES_ALONE = re.compile(r"^\W*" + _ANSWER_LEAD + r"(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
                                   r"\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)|"
                              r"^\W*(?:(?:a|an|total|complete)\s+)*no" + _BRAINER_AFFIRMS, re.IGNORECASE)

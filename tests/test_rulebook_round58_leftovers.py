@@ -1,0 +1,30 @@
+"""Round 58 (r58l): readings earlier rounds' audits found wrong and left.
+
+1. A lead that only stresses an answer ("No discussion, no.") is no answer of its own: the "no" after it turns the move
+   asked down, and an order of that move is refused.
+"""
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.said import said_in_words
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+def _never(verb, target):
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+def test_a_stressed_no_after_a_question_turns_the_move_down():
+    for text, when, verb, host in (
+            ("Q: Restore User2 once it is rooted? A: No discussion, no.", {"host": "User2", "compromise": "Privileged"},
+             "Restore", "User2"),
+            ("Remove Enterprise1 on an exploit? No debate about it: nope.", {"host": "Enterprise1", "activity": "Exploit"},
+             "Remove", "Enterprise1")):
+        assert text_problem(text, when, _do(verb, host)) is not None, text
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "do", (text, said)
+    # (a lead that urges the move, with no denial after it, still orders it)
+    urged = "Remove Enterprise1 on an exploit? No question, Remove it."
+    assert text_problem(urged, {"host": "Enterprise1", "activity": "Exploit"}, _do("Remove", "Enterprise1")) is None
