@@ -28,3 +28,17 @@ def test_a_stressed_no_after_a_question_turns_the_move_down():
     # (a lead that urges the move, with no denial after it, still orders it)
     urged = "Remove Enterprise1 on an exploit? No question, Remove it."
     assert text_problem(urged, {"host": "Enterprise1", "activity": "Exploit"}, _do("Remove", "Enterprise1")) is None
+
+
+def test_a_reason_said_first_before_a_colon_leaves_the_order_after_it():
+    from forge.config import load_config
+    from forge.rulebook.authoring.compile import RuleCompiler, SourceItem, strip_justification
+    from forge.wiring import build_clients
+
+    text = "Because the ops side is where points are lost: Restore Op_Host2 once it reads Privileged."
+    assert strip_justification(text) == "Restore Op_Host2 once it reads Privileged."
+    # (a condition before the colon stays: no reason)
+    assert strip_justification("When Op_Host2 reads Privileged: Restore it.").startswith("When Op_Host2")
+    clients, _ = build_clients(load_config())
+    (compiled,) = RuleCompiler(clients["compiler"]).compile([SourceItem("correction", "planner", text, "user:dana")]).rules
+    assert compiled.verdict == "RULE" and compiled.when == {"host": "Op_Host2", "compromise": "Privileged"}, compiled
