@@ -42,3 +42,14 @@ def test_a_reason_said_first_before_a_colon_leaves_the_order_after_it():
     clients, _ = build_clients(load_config())
     (compiled,) = RuleCompiler(clients["compiler"]).compile([SourceItem("correction", "planner", text, "user:dana")]).rules
     assert compiled.verdict == "RULE" and compiled.when == {"host": "Op_Host2", "compromise": "Privileged"}, compiled
+
+
+def test_a_claim_whose_speakers_the_writer_calls_wrong_is_no_ban_of_the_writer():
+    for text, host, verb in (
+            ("Folks claim restoring Enterprise1 is never worth the step; they are mistaken.", "Enterprise1", "Restore"),
+            ("Some people say a Remove on User2 is pointless; they're wrong.", "User2", "Remove")):
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+        assert said_in_words(text) is None, text
+    # (a ban the writer makes their own stays one)
+    own = "Some people say a Remove on User2 is pointless, and they are right: never Remove User2."
+    assert text_problem(own, {"host": "User2"}, _never("Remove", "User2")) is None
