@@ -53,3 +53,15 @@ def test_a_claim_whose_speakers_the_writer_calls_wrong_is_no_ban_of_the_writer()
     # (a ban the writer makes their own stays one)
     own = "Some people say a Remove on User2 is pointless, and they are right: never Remove User2."
     assert text_problem(own, {"host": "User2"}, _never("Remove", "User2")) is None
+
+
+def test_a_ban_before_the_move_on_another_host_is_no_plain_never():
+    for text, host, verb in (
+            ("Hold back: do not Restore User3 before User0.", "User3", "Restore"),
+            ("Never Remove Enterprise2 ahead of Enterprise1.", "Enterprise2", "Remove"),
+            ("Don't Analyse Op_Host1 prior to Op_Host0, whatever it shows.", "Op_Host1", "Analyse")):
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "never", (text, said)
+    # (a ban with no other host after it stays a plain never)
+    assert text_problem("Never Remove Enterprise2.", {"host": "Enterprise2"}, _never("Remove", "Enterprise2")) is None

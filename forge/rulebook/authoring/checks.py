@@ -2131,7 +2131,7 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
     if "time" in limits and all(atom.bare() for atom in atoms):
-        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\"), but the \"never\" "
+        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\", \"before\" another host), but the \"never\" "
                 f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")
     return None
 
