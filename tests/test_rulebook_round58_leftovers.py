@@ -65,3 +65,15 @@ def test_a_ban_before_the_move_on_another_host_is_no_plain_never():
         assert said is None or said[1].mode != "never", (text, said)
     # (a ban with no other host after it stays a plain never)
     assert text_problem("Never Remove Enterprise2.", {"host": "Enterprise2"}, _never("Remove", "Enterprise2")) is None
+
+
+def test_an_order_on_each_host_of_a_class_in_its_own_state_is_no_order_on_the_whole_class():
+    text = "Restore every enterprise box once rooted, Enterprise2 included."
+    for when in ({"host": "Enterprise2", "compromise": "Privileged"}, {"class": "Enterprise", "compromise": "Privileged"}):
+        assert text_problem(text, when, _do("Restore", "Enterprise")) is not None, when
+    related = "Analyse all user machines that show a scan."
+    assert text_problem(related, {"class": "User", "activity": "Scan"}, _do("Analyse", "User")) is not None
+    # (each host on its own state is the reading; an order the text puts on the whole class at once stays one)
+    assert text_problem(text, {"class": "Enterprise", "compromise": "Privileged"}, _do("Restore", "$matched")) is None
+    whole = "If an enterprise server gets rooted, Restore the whole enterprise subnet."
+    assert text_problem(whole, {"class": "Enterprise", "compromise": "Privileged"}, _do("Restore", "Enterprise")) is None

@@ -2073,7 +2073,34 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
-        or _server_on_named_host(words, predicate, action)
+        or _server_on_named_host(words, predicate, action) or _class_order_distributed(words, predicate, action)
+
+
+# (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
+# rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an
+# exploit"). The order is then distributive: each host on its own state.
+_OWN_STATE_CONDITION = re.compile(r"^\W*(?:once|when(?:ever)?|as\s+soon\s+as|if|after|the\s+moment)\s+(?:(?:it|they|one)\b|"
+                                  r"(?!any\b|some\b|an?\b|the\b|one\b|no\b)\w+(?:ed|en)\b|(?:at|under|on|in)\s)|"
+                                  r"^(?!\W*(?:once|when|whenever|if|after|while|as\s+soon)\b)[^,;:]*\b(?:that|which|who|whose)\b",
+                                  re.IGNORECASE)
+# Words that put the order on the whole class at once: "the whole subnet", "all of them at once", "the entire class".
+_WHOLE_CLASS_AT_ONCE = re.compile(r"\b(?:whole|entire|subnets?|at\s+once|all\s+at\s+the\s+same\s+time|in\s+one\s+go|"
+                                  r"(?:all|every\s+one)\s+of\s+them)\b", re.IGNORECASE)
+
+
+def _class_order_distributed(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r58l) An order on each host of a class in its own state ("Restore every enterprise box once rooted, Enterprise2
+    included", `_OWN_STATE_CONDITION`) compiled as an order on the whole class: the action's move aimed at every host of
+    the class, which the trigger fires on when any one host (or one named member) is in that state. The move then falls
+    on the class's hosts that are not, wider than the words: aim it at $matched, on the class's hosts in that state."""
+    classes = [target for _, target in _own_moves(action) if target in HOST_CLASSES]
+    if not classes or str((action or {}).get("mode", "")).lower() != "do" or not words.conditions \
+            or all(atom.bare() for atom, _ in atoms_of(predicate)) or _WHOLE_CLASS_AT_ONCE.search(words.text):
+        return None
+    if not all(_OWN_STATE_CONDITION.search(c.text) and not c.hosts and set(c.classes) <= set(classes) for c in words.conditions):
+        return None
+    return (f"scope: the text orders its move on each {classes[0]} host in its own state, but the action aims it at every "
+            f"{classes[0]} host whenever the trigger holds: aim it at $matched")
 
 
 def _server_on_named_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
