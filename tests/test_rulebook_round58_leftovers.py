@@ -77,3 +77,21 @@ def test_an_order_on_each_host_of_a_class_in_its_own_state_is_no_order_on_the_wh
     assert text_problem(text, {"class": "Enterprise", "compromise": "Privileged"}, _do("Restore", "$matched")) is None
     whole = "If an enterprise server gets rooted, Restore the whole enterprise subnet."
     assert text_problem(whole, {"class": "Enterprise", "compromise": "Privileged"}, _do("Restore", "Enterprise")) is None
+
+
+def test_a_state_of_a_past_episode_is_no_state_now():
+    from forge.rulebook.language.facts import facts_needed
+
+    for text, when in (
+            ("Decoy whichever op host got exploited in the prior game.", {"class": "Operational", "activity": "Exploit"}),
+            ("Restore the enterprise machine that sat at root during the previous episode.",
+             {"class": "Enterprise", "compromise": "Privileged"})):
+        assert "past episode" in facts_needed(text), text
+        verb = "DecoyApache" if "Decoy" in text else "Restore"
+        assert text_problem(text, when, _do(verb, "$matched")) is not None, text
+    # (a story of the writer's own in a past episode, before a lesson for now, is no condition)
+    story = "Last match we were slow on Op_Host0. Remove Op_Host0 the moment it shows an exploit."
+    assert "past episode" not in facts_needed(story)
+    assert text_problem(story, {"host": "Op_Host0", "activity": "Exploit"}, _do("Remove", "Op_Host0")) is None
+    # (this episode's last step is history, no other episode)
+    assert "past episode" not in facts_needed("Restore User1 if it was clean at the last step and is rooted now.")
