@@ -95,3 +95,17 @@ def test_a_state_of_a_past_episode_is_no_state_now():
     assert text_problem(story, {"host": "Op_Host0", "activity": "Exploit"}, _do("Remove", "Op_Host0")) is None
     # (this episode's last step is history, no other episode)
     assert "past episode" not in facts_needed("Restore User1 if it was clean at the last step and is rooted now.")
+
+
+def test_a_merit_fronted_and_denied_turns_the_move_down():
+    for text, when, verb, host in (
+            ("Q: Remove User1 once it shows a scan? A: A no-brainer it is not.", {"host": "User1", "activity": "Scan"},
+             "Remove", "User1"),
+            ("Should we Restore Enterprise0 when it is rooted? Good idea, that isn't.",
+             {"host": "Enterprise0", "compromise": "Privileged"}, "Restore", "Enterprise0")):
+        assert text_problem(text, when, _do(verb, host)) is not None, text
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "do", (text, said)
+    # (a fault fronted and denied affirms the move, as before)
+    fault = "Q: Remove User1 once it shows a scan? A: A mistake it is not."
+    assert text_problem(fault, {"host": "User1", "activity": "Scan"}, _do("Remove", "User1")) is None

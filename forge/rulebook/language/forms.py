@@ -1403,11 +1403,18 @@ _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*
                                     rf"(?P<question>(?={_ONE_SENTENCE}{{0,60}}?{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?)|"
                                     rf"(?P<bare>(?=\s*{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?))"
                                     r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
-_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
+# (r58l) A merit fronted and then denied, "A no-brainer it is not.", "Good idea, that isn't": the answer turns the move
+# down, as "it is not a no-brainer" does (read past its fronting, the no-brainer affirmed the move, or nothing answered).
+# Only a merit: a fault fronted and denied, "a mistake it is not", affirms the move, and is left as it was.
+_MERIT_FRONTED_DENIED = (r"(?:(?:a|an|the)\s+)?(?:(?:total|complete|real|clear)\s+)?(?:no[\s\u2010\u2011-]*brainer|"
+                         r"(?:good|great|wise|smart|sensible|safe|right|obvious|clever)\s+(?:idea|move|call|choice|plan|thing(?:\s+to\s+do)?)|"
+                         r"worth\s+(?:it|the\s+(?:step|turn|move))),?\s+(?:it|that|this)\s+(?:(?:is|was)\s+not|(?:is|was)n['\u2019]t|"
+                         r"ain['\u2019]t)\b")
+_ANSWER_DENIES = re.compile(r"^\W*" + _MERIT_FRONTED_DENIED + r"|^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
                             re.IGNORECASE)
 # (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
 # `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
-_ANSWER_DENIES_ALONE = re.compile(r"^\W*" + _ANSWER_LEAD + r"(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
+_ANSWER_DENIES_ALONE = re.compile(r"^\W*" + _MERIT_FRONTED_DENIED + r"|^\W*" + _ANSWER_LEAD + r"(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
                                   r"\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)|"
                              r"^\W*(?:(?:a|an|total|complete)\s+)*no" + _BRAINER_AFFIRMS, re.IGNORECASE)
