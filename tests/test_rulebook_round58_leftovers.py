@@ -109,3 +109,17 @@ def test_a_merit_fronted_and_denied_turns_the_move_down():
     # (a fault fronted and denied affirms the move, as before)
     fault = "Q: Remove User1 once it shows a scan? A: A mistake it is not."
     assert text_problem(fault, {"host": "User1", "activity": "Scan"}, _do("Remove", "User1")) is None
+
+
+def test_a_level_said_by_its_place_is_held_to_the_levels_the_reader_places():
+    under = "Remove Enterprise1 as soon as it is exploited and beneath root."
+    exploited = {"host": "Enterprise1", "activity": "Exploit"}
+    assert text_problem(under, {**exploited, "compromise": "User"}, _do("Remove", "$matched")) is None
+    assert text_problem(under, {"all": [exploited, {"not": {"host": "Enterprise1", "compromise": "Privileged"}}]},
+                        _do("Remove", "$matched")) is None
+    # (never the level it names, nor no level at all: wider than the words, or their opposite)
+    for wrong in ({**exploited, "compromise": "Privileged"}, exploited, {**exploited, "compromise": "any"}):
+        assert text_problem(under, wrong, _do("Remove", "$matched")) is not None, wrong
+    above = "Restore Op_Host2 whenever it sits above user level."
+    assert text_problem(above, {"host": "Op_Host2", "compromise": "Privileged"}, _do("Restore", "$matched")) is None
+    assert text_problem(above, {"host": "Op_Host2", "compromise": "User"}, _do("Restore", "$matched")) is not None
