@@ -123,3 +123,25 @@ def test_a_level_said_by_its_place_is_held_to_the_levels_the_reader_places():
     above = "Restore Op_Host2 whenever it sits above user level."
     assert text_problem(above, {"host": "Op_Host2", "compromise": "Privileged"}, _do("Restore", "$matched")) is None
     assert text_problem(above, {"host": "Op_Host2", "compromise": "User"}, _do("Restore", "$matched")) is not None
+
+
+_SHEET = """Restore policy, as the on-call sheet has it:
+  trigger: root on any listed box
+  boxes:
+    - Enterprise0
+    - Enterprise1
+    # - Enterprise2   # off the list: it kept getting re-exploited after each restore
+  move: Restore"""
+
+
+def test_an_entry_commented_out_of_a_config_block_is_no_part_of_the_rule():
+    from forge.rulebook.language.wording import read_wording
+
+    assert "Enterprise2" not in read_wording(_SHEET).hosts
+    listed = {"any": [{"host": "Enterprise0", "compromise": "Privileged"}, {"host": "Enterprise1", "compromise": "Privileged"}]}
+    assert text_problem(_SHEET, listed, _do("Restore", "$matched")) is None
+    with_it = {"any": [*listed["any"], {"host": "Enterprise2", "compromise": "Privileged"}]}
+    assert text_problem(_SHEET, with_it, _do("Restore", "$matched")) is not None
+    # (a setting commented out whose key a live line sets, as in an INI block)
+    ini = "[remove_on_exploit]\nhosts = User1, User2\n; hosts = User1, User2, User4\naction = Remove"
+    assert "User4" not in read_wording(ini).hosts

@@ -2082,6 +2082,35 @@ def _move_named_alone(key: str) -> bool:
     return len(words) - len(rest) == 1 and set(rest) <= _SETTING_ALLOWS
 
 
+# (r58l) An entry of a configuration block commented out ("    # - Enterprise2   # dropped: kept getting re-exploited",
+# "; hosts = User1, User2, User3"): a list entry, or a setting whose key a live line of the block sets, after a comment
+# mark. Its writer took it out of the rule: read as live, its host was one of the rule's, and its own comment ("kept
+# getting re-exploited", "owned for five steps") a history the rule waited on.
+_COMMENT_MARK = r"^\s*(?:#+|;+|//)\s*"
+_LIST_ENTRY = re.compile(r"^\s*-\s+\S")
+_KEY_SET = re.compile(r"^\s*(?P<key>[A-Za-z][\w-]{0,30})\s*[=:](?:\s|$)")
+
+
+def commented_out_away(text: str) -> str:
+    """`text` without the entries of a configuration block its writer commented out: a list entry after a comment mark
+    where live lines list entries too, or a setting after one whose key a live line sets; any other text as it stands."""
+    lines = (text or "").split("\n")
+    live = [line for line in lines if not re.match(_COMMENT_MARK, line)]
+    keys = {m["key"].lower() for line in live if (m := _KEY_SET.match(line))}
+    listing = any(_LIST_ENTRY.match(line) for line in live)
+
+    def out(line: str) -> bool:
+        mark = re.match(_COMMENT_MARK, line)
+        if mark is None:
+            return False
+        rest = line[mark.end():]
+        key = _KEY_SET.match(rest)
+        return bool(listing and _LIST_ENTRY.match(rest) or key and key["key"].lower() in keys)
+
+    kept = [line for line in lines if not out(line)]
+    return "\n".join(kept) if len(kept) < len(lines) else text
+
+
 def config_section_said(text: str) -> str:
     """(r50m) `text` that is a configuration section for named hosts (`_SECTION`) whose every setting names a move and turns
     it off (`_SETTING`, `_SETTING_OFF`), said as the prohibitions they are, then its comments' notes; any other text as it
