@@ -145,3 +145,17 @@ def test_an_entry_commented_out_of_a_config_block_is_no_part_of_the_rule():
     # (a setting commented out whose key a live line sets, as in an INI block)
     ini = "[remove_on_exploit]\nhosts = User1, User2\n; hosts = User1, User2, User4\naction = Remove"
     assert "User4" not in read_wording(ini).hosts
+
+
+def test_an_exception_an_until_ends_comes_back_into_the_order():
+    from forge.rulebook.language.predicate import implies, parse_predicate
+    from forge.rulebook.language.rule_claims import rule_claims
+
+    text = "Put a decoy on each user machine the moment it is scanned, User3 aside until User3 has been rooted."
+    others = [{"host": h, "activity": "Scan"} for h in ("User0", "User1", "User2", "User4")]
+    back = {"any": [*others, {"host": "User3", "activity": "Scan", "compromise": "Privileged"}]}
+    assert text_problem(text, back, _do("DecoyApache", "$matched")) is None
+    read = rule_claims(text, with_instruction=True, bare=False)
+    assert implies(parse_predicate({"host": "User3", "activity": "Scan", "compromise": "Privileged"}), read)
+    # (User3 scanned but not rooted is still spared)
+    assert text_problem(text, {"any": [*others, {"host": "User3", "activity": "Scan"}]}, _do("DecoyApache", "$matched")) is not None

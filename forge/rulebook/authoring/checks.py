@@ -52,7 +52,7 @@ from forge.rulebook.language.condition import arrow_cases, line_claims, listed_c
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
-from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
+from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
@@ -946,9 +946,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     # the same exclusion)
     # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
     # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    lifted = exceptions_lifted(words.text)
     for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
-                       for h in atom.hosts() if atom.host is not None)
+                       for h in atom.hosts() if atom.host is not None) or host in lifted and _lifted_kept(predicate, host, lifted[host])
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
                 else "sends to another note"
@@ -958,6 +959,20 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
         or _banned_move_on_case(words, predicate, action)
+
+
+def _lifted_kept(predicate, host: str, state) -> bool:
+    """(r58l) Whether every case of the predicate that can match an excepted host holds that host in the state its
+    exception waits on ("except Op_Host2, until Op_Host2 is at root": Op_Host2 only once it is at root)."""
+    branches = dnf(predicate)
+    if branches is None:
+        return False
+    for branch in branches:
+        positive = [atom for atom, positive in branch if positive]
+        if any(host in atom.hosts() for atom in positive) and \
+                not implies(positive[0] if len(positive) == 1 else AllOf(tuple(positive)), state):
+            return False
+    return True
 
 
 # (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
