@@ -90,7 +90,7 @@ def test_a_state_of_a_past_episode_is_no_state_now():
         verb = "DecoyApache" if "Decoy" in text else "Restore"
         assert text_problem(text, when, _do(verb, "$matched")) is not None, text
     # (a story of the writer's own in a past episode, before a lesson for now, is no condition)
-    story = "Last match we were slow on Op_Host0. Remove Op_Host0 the moment it shows an exploit."
+    story = "Last match we were slow on Op_Host0. Remove Op_Host0 whenever it is under exploit."
     assert "past episode" not in facts_needed(story)
     assert text_problem(story, {"host": "Op_Host0", "activity": "Exploit"}, _do("Remove", "Op_Host0")) is None
     # (this episode's last step is history, no other episode)
@@ -112,7 +112,7 @@ def test_a_merit_fronted_and_denied_turns_the_move_down():
 
 
 def test_a_level_said_by_its_place_is_held_to_the_levels_the_reader_places():
-    under = "Remove Enterprise1 as soon as it is exploited and beneath root."
+    under = "Remove Enterprise1 if it is under exploit and beneath root."
     exploited = {"host": "Enterprise1", "activity": "Exploit"}
     assert text_problem(under, {**exploited, "compromise": "User"}, _do("Remove", "$matched")) is None
     assert text_problem(under, {"all": [exploited, {"not": {"host": "Enterprise1", "compromise": "Privileged"}}]},

@@ -963,7 +963,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
 
 def _lifted_kept(predicate, host: str, state) -> bool:
     """(r58l) Whether every case of the predicate that can match an excepted host holds that host in the state its
-    exception waits on ("except Op_Host2, until Op_Host2 is at root": Op_Host2 only once it is at root)."""
+    exception waits on ("except Op_Host2, until Op_Host2 is at root": Op_Host2 only in that state)."""
     branches = dnf(predicate)
     if branches is None:
         return False
