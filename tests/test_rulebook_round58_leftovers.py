@@ -112,7 +112,7 @@ def test_a_merit_fronted_and_denied_turns_the_move_down():
 
 
 def test_a_level_said_by_its_place_is_held_to_the_levels_the_reader_places():
-    under = "Remove Enterprise1 if it is under exploit and beneath root."
+    under = "Remove Enterprise1 if it is under exploit and below root."
     exploited = {"host": "Enterprise1", "activity": "Exploit"}
     assert text_problem(under, {**exploited, "compromise": "User"}, _do("Remove", "$matched")) is None
     assert text_problem(under, {"all": [exploited, {"not": {"host": "Enterprise1", "compromise": "Privileged"}}]},

@@ -1748,7 +1748,7 @@ def _level_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[
         body = evidence_away(condition.text)
         if _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", body)):
             return None
-        if levels_by_place_read(body) and any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
+        if LEVEL_RELATIVE.search(body) and levels_by_place_read(body) and any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
             return None  # (r58l) "below root", "above user level" asked by a level: `_level_relative` judges it
         for found in _LEVEL_PHRASE.finditer(body):
             if condition.negations or _DENIED_BEFORE.search(body[:found.start()]):
@@ -1773,18 +1773,17 @@ def _level_relative(text: str, predicate) -> Optional[str]:
     clauses.LEVEL_RELATIVE) compiled with a compromise level: most often the level it names, the opposite of its words
     ("above user level" is root), and no level of the table says "above" or "below" as such: refused."""
     lesson = example_aside_away(text or "")
-    said, read = LEVEL_RELATIVE.search(lesson), levels_by_place_read(lesson)
-    if said is None and not read or not any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
+    said = LEVEL_RELATIVE.search(lesson)
+    if said is None or not any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
         return None
     # (r58l) where the reader places each such level (claims.levels_by_place_read: "below root" is anything but root,
     # "above user level" root) and the predicate says no more than that reading, it is held to it: refused whatever it
     # said, the right reading of "less than root" was kept semantic and won no query
     found = rule_claims(text, with_instruction=True, bare=False)
-    if read and found is not None and implies(predicate, found):
+    if levels_by_place_read(lesson) and found is not None and implies(predicate, found):
         return None
-    quoted = f" ({said.group(0).strip()!r})" if said else ""
-    return (f"claims: the text says a level by its place against another{quoted}, but the predicate asks a level of the "
-            "table its reading does not place: keep the rule semantic")
+    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate "
+            "asks a level of the table its reading does not place: keep the rule semantic")
 
 
 def _level_denied(text: str, predicate) -> Optional[str]:
