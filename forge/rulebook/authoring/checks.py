@@ -47,12 +47,12 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.claims import claims
+from forge.rulebook.language.claims import claims, levels_by_place_read
 from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
-from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
+from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
@@ -950,9 +950,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     # the same exclusion)
     # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
     # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    lifted = exceptions_lifted(words.text)
     for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
-                       for h in atom.hosts() if atom.host is not None)
+                       for h in atom.hosts() if atom.host is not None) or host in lifted and _lifted_kept(predicate, host, lifted[host])
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
                 else "sends to another note"
@@ -962,6 +963,20 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
         or _banned_move_on_case(words, predicate, action)
+
+
+def _lifted_kept(predicate, host: str, state) -> bool:
+    """(r58l) Whether every case of the predicate that can match an excepted host holds that host in the state its
+    exception waits on ("except Op_Host2, until Op_Host2 is at root": Op_Host2 only in that state)."""
+    branches = dnf(predicate)
+    if branches is None:
+        return False
+    for branch in branches:
+        positive = [atom for atom, positive in branch if positive]
+        if any(host in atom.hosts() for atom in positive) and \
+                not implies(positive[0] if len(positive) == 1 else AllOf(tuple(positive)), state):
+            return False
+    return True
 
 
 # (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
@@ -1763,6 +1778,8 @@ def _level_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[
         body = evidence_away(condition.text)
         if _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", body)):
             return None
+        if LEVEL_RELATIVE.search(body) and levels_by_place_read(body) and any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
+            return None  # (r58l) "below root", "above user level" asked by a level: `_level_relative` judges it
         for found in _LEVEL_PHRASE.finditer(body):
             if condition.negations or _DENIED_BEFORE.search(body[:found.start()]):
                 return None
@@ -1785,11 +1802,18 @@ def _level_relative(text: str, predicate) -> Optional[str]:
     """(r55d) A level said by its place against another ("if it is above user level", "below root", "past user level":
     clauses.LEVEL_RELATIVE) compiled with a compromise level: most often the level it names, the opposite of its words
     ("above user level" is root), and no level of the table says "above" or "below" as such: refused."""
-    said = LEVEL_RELATIVE.search(example_aside_away(text or ""))
+    lesson = example_aside_away(text or "")
+    said = LEVEL_RELATIVE.search(lesson)
     if said is None or not any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
         return None
-    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate asks "
-            "a level of the table: keep the rule semantic")
+    # (r58l) where the reader places each such level (claims.levels_by_place_read: "below root" is anything but root,
+    # "above user level" root) and the predicate says no more than that reading, it is held to it: refused whatever it
+    # said, the right reading of "less than root" was kept semantic and won no query
+    found = rule_claims(text, with_instruction=True, bare=False)
+    if levels_by_place_read(lesson) and found is not None and implies(predicate, found):
+        return None
+    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate "
+            "asks a level of the table its reading does not place: keep the rule semantic")
 
 
 def _level_denied(text: str, predicate) -> Optional[str]:
@@ -2114,7 +2138,35 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
-        or _server_on_named_host(words, predicate, action)
+        or _server_on_named_host(words, predicate, action) or _class_order_distributed(words, predicate, action)
+
+
+# (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
+# rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an
+# exploit"). The order is then distributive: each host on its own state. (Not "if one is owned and the other clean, decoy
+# the clean one": "one" picks among hosts, and the order's target is the one its words pick.)
+_OWN_STATE_CONDITION = re.compile(r"^\W*(?:once|when(?:ever)?|as\s+soon\s+as|if|after|the\s+moment)\s+(?:(?:it|they)\b|"
+                                  r"(?!any\b|some\b|an?\b|the\b|one\b|no\b)\w+(?:ed|en)\b|(?:at|under|on|in)\s)|"
+                                  r"^(?!\W*(?:once|when|whenever|if|after|while|as\s+soon)\b)[^,;:]*\b(?:that|which|who|whose)\b",
+                                  re.IGNORECASE)
+# Words that put the order on the whole class at once: "the whole subnet", "all of them at once", "the entire class".
+_WHOLE_CLASS_AT_ONCE = re.compile(r"\b(?:whole|entire|subnets?|at\s+once|all\s+at\s+the\s+same\s+time|in\s+one\s+go|"
+                                  r"(?:all|every\s+one)\s+of\s+them)\b", re.IGNORECASE)
+
+
+def _class_order_distributed(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r58l) An order on each host of a class in its own state ("Restore every enterprise box once rooted, Enterprise2
+    included", `_OWN_STATE_CONDITION`) compiled as an order on the whole class: the action's move aimed at every host of
+    the class, which the trigger fires on when any one host (or one named member) is in that state. The move then falls
+    on the class's hosts that are not, wider than the words: aim it at $matched, on the class's hosts in that state."""
+    classes = [target for _, target in _own_moves(action) if target in HOST_CLASSES]
+    if not classes or str((action or {}).get("mode", "")).lower() != "do" or not words.conditions \
+            or all(atom.bare() for atom, _ in atoms_of(predicate)) or _WHOLE_CLASS_AT_ONCE.search(words.text):
+        return None
+    if not all(_OWN_STATE_CONDITION.search(c.text) and not c.hosts and set(c.classes) <= set(classes) for c in words.conditions):
+        return None
+    return (f"scope: the text orders its move on each {classes[0]} host in its own state, but the action aims it at every "
+            f"{classes[0]} host whenever the trigger holds: aim it at $matched")
 
 
 def _server_on_named_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
@@ -2176,7 +2228,7 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
     if "time" in limits and all(atom.bare() for atom in atoms):
-        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\"), but the \"never\" "
+        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\", \"before\" another host), but the \"never\" "
                 f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")
     return None
 

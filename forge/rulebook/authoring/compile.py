@@ -183,9 +183,22 @@ class CompileReport:
 # -- pure helpers -------------------------------------------------------------------------------------
 
 
+# (r58l) A reason said first and closed by a colon, before the order it explains: "Because the ops side is what counts:
+# Restore Op_Server0 once it is rooted", "Since ...: ...". The order is after the colon; cut from its "because" to the
+# end, the whole note went, and the fallback dropped it as empty (a condition is no reason: "when ...:" is left as it is).
+_REASON_FIRST = re.compile(r"^\s*(?:because|" + SINCE_AS_REASON + r"|given\s+that|seeing\s+(?:as|that))\b[^:.;!?]{1,200}:\s*(?=\S)",
+                           re.IGNORECASE)
+
+
+def _reason_first_cut(line: str) -> str:
+    """`line` without a reason said first and closed by a colon (`_REASON_FIRST`), where what follows gives an order."""
+    found = _REASON_FIRST.match(line)
+    return line[found.end():] if found is not None and read_wording(line[found.end():]).gives_order else line
+
+
 def strip_justification(text: str) -> str:
     """The imperative without its reasons: one line, the first sentence's clause before any "because"."""
-    line = " ".join((text or "").split())
+    line = _reason_first_cut(" ".join((text or "").split()))
     cut = _JUSTIFICATION.sub("", line).strip().rstrip(",;:-").strip()
     whole = read_wording(line)
     if cut == line or not whole.gives_order:

@@ -386,6 +386,13 @@ def _level_by_place_said(condition: str) -> Optional[tuple[str, tuple[str, ...],
     return None if unread else (placed, tuple(meant), _LEVEL_BY_PLACE.sub(" ", condition))
 
 
+def levels_by_place_read(text: str) -> bool:
+    """(r58l) Whether the text says some level by its place against another and `_level_by_place_said` reads each one
+    ("below root", "less than root", "above user level"): the checks may then hold a predicate to those levels."""
+    placed = _level_by_place_said(text or "")
+    return placed is not None and bool(placed[1])
+
+
 def _level_placed_kept(found, meant: tuple[str, ...], rest: str) -> bool:
     """(r57a) Whether the claims of a condition whose levels by place were said plainly (`_level_by_place_said`) keep
     each such level as its own part, and some other part where the rest of it states something more ("exploited but

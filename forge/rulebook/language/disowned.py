@@ -30,7 +30,11 @@ _OLD_SOURCE = re.compile(r"\b(?:old|older|former|previous|outdated|obsolete|reti
 _WRITER_REJECTS = re.compile(r"\b(?:i|we)\s+(?:(?:strongly|completely|respectfully|totally|still)\s+)?(?:disagree|object|reject\s+(?:it|that|this)|"
                              r"don'?t\s+(?:agree|buy\s+it|think\s+so)|say\s+(?!(?:the\s+same|so|too|likewise|yes|amen|ditto|agree)\b))|"
                              r"\bnot\s+me\b|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:just\s+|plain\s+|simply\s+|dead\s+)?"
-                             r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice)\b", re.IGNORECASE)
+                             r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice)\b|"
+                             # (r58l) the reporters themselves called wrong, "people say ...; they are wrong", "folks claim
+                             # ...; they're mistaken": read as no rebuttal, the claim reported was stored as the writer's ban
+                             r"\b(?:they|those\s+(?:people|folks|guys))(?:'re|\s+are|\s+were)\s+(?:just\s+|plain\s+|simply\s+|dead\s+|all\s+|flat\s+)?"
+                             r"(?:wrong|mistaken)\b", re.IGNORECASE)
 
 # Quoted words and what follows them in their sentence: '"Never Restore User2" is wrong', "“Restore it” is a mistake".
 _QUOTED = re.compile(r"[\"\u201c](?P<quoted>[^\"\u201c\u201d]{3,160})[\"\u201d](?P<after>[^.;!?]{0,60})")
@@ -41,7 +45,11 @@ _CALLED_WRONG = re.compile(r"^\s*(?:is|was|'s|sounds|seems|would\s+be)\s+(?:(?:j
 
 def _moves(words: str) -> set[tuple[str, str]]:
     """The moves some words say, each with whether they forbid it ("never") or order it ("do")."""
-    mode = "never" if forbids_verb(words) else "do"
+    # (r58l: or a judgement that puts the move down, "restoring it is never worth the step", "a Remove there is pointless",
+    # as the wording reader reads a ban: `forbids_verb` alone read those as orders, and the claim rebutted stayed a ban)
+    from forge.rulebook.language.wording import read_wording  # lazy: wording reads far more than this needs
+
+    mode = "never" if forbids_verb(words) or read_wording(words).prohibitions or read_wording(words).dispreferred else "do"
     return {(mode, verb) for verb in verbs_in(words)}
 
 

@@ -131,6 +131,14 @@ _REQUEST_WAITED = (r"\b(?:if|when|whenever|once|unless|until|after)\s+(?:(?:we|y
 _OF_THE_EPISODE = r"\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:[\w-]+[- ]steps?\s+)?(?:episode|game|run|match)\b"
 _OF_THE_EPISODE_NOT = rf"(?!{_OF_THE_EPISODE})"
 
+# (r58l) Another episode than the one under way, told as past: "last game", "the previous episode", "an earlier run",
+# "the run before". (Not "the last step", "the previous turn": this episode's history; nor in a clause the writer tells of
+# themselves, "In the previous episode I waited too long", "Last game we lost Op_Server0": a story, the lesson after it is now.)
+_PAST_EPISODE_SAID = (r"(?:^|(?<=[.;:,!?\n]))(?![^.;:,!?\n]*\b(?:i|we|me|us|my|our)\b)[^.;:,!?\n]*?(?:"
+                      r"\b(?:last|previous|prior|past|earlier|preceding|former|yesterday['\u2019]?s?)\s+(?:episode|game|match|run|seed)s?\b"
+                      r"(?!\s+(?:of\s+)?(?:steps?|turns?))|"
+                      r"\b(?:episode|game|match|run|seed)\s+before(?:\s+(?:this|last|that))?\b(?!\s+(?:it|the|an?|we|you|i)\b))")
+
 
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
@@ -241,6 +249,10 @@ FACTS: tuple[Fact, ...] = (
     # asked should we Remove User1" held the Remove wherever User1 was shown). Said where it ends its clause: "when
     # asked what to pick" addresses a role, no condition.
     Fact("request", re.compile(_REQUEST_WAITED, re.IGNORECASE), lambda text, situation: False),
+    # (r58l) What happened in another episode than the one under way: "whichever box got rooted last game", "the host at
+    # root in the previous episode", "an earlier run". No context states it (the history lines are this episode's steps),
+    # so a rule that waits on it is silent: read as the state now, it fired on whichever host showed that state today.
+    Fact("past episode", re.compile(_PAST_EPISODE_SAID, re.IGNORECASE), lambda text, situation: False),
 )
 
 

@@ -538,7 +538,7 @@ INVERTED_AUXILIARY = (r"\b(?:should|shall|may|must|can|could|will|would)\s+(?:an
 
 # (r56h: up to an inverted auxiliary, INVERTED_AUXILIARY: the ban's own clause starts there, and its host is the ban's
 # place, not one waited on)
-_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b(?:(?!" + INVERTED_AUXILIARY + r")[^.;:!?,])*", re.IGNORECASE)
+_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before|ahead\s+of|prior\s+to)\b(?:(?!" + INVERTED_AUXILIARY + r")[^.;:!?,])*", re.IGNORECASE)
 
 
 def hosts_waited_on(text: str) -> set[str]:
@@ -1358,6 +1358,12 @@ _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bm
 _MOVE_ALONE = re.compile(r"[\w-]*(?:\s+(?:it|them|there|\w+\d|(?:on|of|for)\s+(?:it|them|\w+\d)))?\s+(?:only|alone|by\s+itself|"
                          r"on\s+its\s+own)\b", re.IGNORECASE)
 _LIMIT_RANK = ("time", "count", "alone")
+# (r58l) A ban put before the move on another named host, said with nothing after that host: "do not Restore User1
+# before User2", "never Remove E1 ahead of E0". It holds until that host has had the move, a time the ban waits on; read
+# as a plain "never", the move on its host was forbidden for good, wider in time than the words.
+_BEFORE_ANOTHER_HOST = re.compile(rf"[^.;:!?]*?\b(?:before|ahead\s+of|prior\s+to)\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})\b"
+                                  r"(?:['\u2019]s\s+(?:\w+\s+)?(?:is|gets|has\s+been)\s+(?:done|made|run|through))?\s*(?=[.;!?,)]|$|\s(?:and|but)\b)",
+                                  re.IGNORECASE)
 
 
 # (r56l) Steps spent on a move, counted past one, and turned down: "never spend more than one step restoring User1", "don't
@@ -1385,6 +1391,8 @@ def limited_bans(instruction: str) -> dict[str, str]:
         limit = _BAN_LIMIT.search(clause)
         kind = "alone" if _MOVE_ALONE.match(instruction, verb.end()) else None if limit is None else \
             "count" if limit["count"] else "time"
+        if kind is None and _BEFORE_ANOTHER_HOST.match(instruction, verb.end()):
+            kind = "time"
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)

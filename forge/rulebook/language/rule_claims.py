@@ -378,7 +378,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
-    return _with_restated(excepting(all_of(parts), spared), words, spared)
+    return _with_lifted(_with_restated(excepting(all_of(parts), spared), words, spared), all_of(parts), text)
 
 
 _FRESH_BEFORE = re.compile(r"\b(?:newly|freshly|just)\s+$", re.IGNORECASE)
@@ -465,6 +465,45 @@ def _spared(words) -> tuple[str, ...]:
     others = set(words.hosts) - set(words.contrasted) - set(words.excepted)
     contrasted = [] if others else [h for h in words.contrasted if h in members]
     return tuple(dict.fromkeys([*words.excepted, *contrasted]))
+
+
+# (r58l) An exception an "until" ends: "except Op_Host2, until Op_Host2 is at root", "Op_Host2 aside until it is rooted",
+# "User2 excepted till User2 has been rooted". The excepted host is spared only until its own state is the one the
+# "until" waits on; from then on the order holds there too. (Read as spared for good, the order never came back to it.)
+_EXCEPTION_LIFTED = re.compile(rf"(?:\b(?:except(?:\s+for)?|but\s+not|barring|save\s+for|other\s+than)\s+(?P<host>{HOST_WORD})|"
+                               rf"(?P<named>{HOST_WORD})\s*,?\s+(?:aside|excepted|spared|left\s+out))\s*,?\s*"
+                               r"(?:until|till|til)\s+(?P<state>[^,;.:!?]{3,80})", re.IGNORECASE)
+
+
+def exceptions_lifted(text: str) -> dict[str, object]:
+    """(r58l) The hosts a text excepts until a state of their own (`_EXCEPTION_LIFTED`), each with the claims of that state
+    (on the host itself: "it", or its name; a state of another host, or none read, is no lifting)."""
+    lifted: dict[str, object] = {}
+    for found in _EXCEPTION_LIFTED.finditer(spelled_out(text or "")):
+        host = hosts_in(found["host"] or found["named"])
+        named = hosts_in(found["state"])
+        if len(host) != 1 or named and named != host:
+            continue
+        state = claims(found["state"], host[0])
+        if state is not None and not state.bare() if hasattr(state, "bare") else False:
+            if set(state.hosts()) == set(host):
+                lifted[host[0]] = state
+    return lifted
+
+
+def _with_lifted(kept, found, text: str):
+    """(r58l) Claims with each excepted host's own case once its exception is lifted (`exceptions_lifted`): where the
+    condition is one state of a class (beside the "until" itself, read as the whole order's end, "not <state>" of that
+    host), that state on the host, with the state the "until" waits on, as one more alternative."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    lifted = exceptions_lifted(text) if kept is not None else {}
+    parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    classes = [p for p in parts if isinstance(p, Atom) and p.host is None and not p.bare()]
+    if not lifted or len(classes) != 1 or any(p is not classes[0] and p not in {Not(s) for s in lifted.values()} for p in parts):
+        return kept
+    extra = [all_of([classes[0].on(host), state]) for host, state in lifted.items() if host in classes[0].hosts()]
+    return AnyOf((kept, *extra)) if extra else kept
 
 
 def excepting(found, excepted):

@@ -28,7 +28,7 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
-from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
+from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, commented_out_away, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, host_described_away, ignored_advice_said, labelled_question_said,
                                            move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, setting_said,
                                            state_denied_said, what_to_do_said, exceptions_said,
@@ -253,7 +253,7 @@ def plan_entry_said(flat: str) -> str:
 # (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...")
 # (r55m: then a meeting's minutes as the items they agreed, minutes.py: "Minutes: - AGREED: ... - PARKED: ...", and a reply
 # under a quoted note as what it settles, replies.py: "> Proposal: ... / Agreed, but not User4: ...")
-_BLOCKS_SAID = (glossary_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+_BLOCKS_SAID = (commented_out_away, glossary_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said,  # (r55m)
