@@ -990,8 +990,12 @@ def _unlisted(text: str) -> str:
 # (r58l) A reason given first and closed by a colon ("Because the ops side scores: Restore Op_Server0 once rooted"): the
 # order is what follows the colon (cut from "because" to the end, nothing was left and the note was dropped)
 # (a "since" of time, "since step 4: ...", "since the last episode: ...", is a condition, and stays)
+# (r58d) Not a reason that tells of a state ("Because User1 is rooted: Restore User1", "Given that User3 is at root: ..."):
+# that state is the case the order rests on, and cut away, the order was compiled to hold whatever the host's state.
+_REASON_TELLS_STATE = r"(?![^:.;!?]*\b(?:own|pwn|hack|breach|infect|compromis|exploit|scan|prob|root|privileg|user[\s-]+level|foothold|" \
+                      r"clean|restor|remov|decoy|malicious|suspicious|alert|flag|unknown)\w*)"
 _REASON_BEFORE_COLON = re.compile(r"^(?:because|since(?!\s+(?:step|turn|episode|round|then|before|last|\d|the\s+(?:last|first|start|previous|prior)))|"
-                                  r"given\s+that)\b[^:.;!?]{1,200}:\s*(?=\S)", re.IGNORECASE)
+                                  r"given\s+that)\b" + _REASON_TELLS_STATE + r"[^:.;!?]{1,200}:\s*(?=\S)", re.IGNORECASE)
 
 
 def instruction(text: str) -> str:

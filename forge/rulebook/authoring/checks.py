@@ -70,7 +70,7 @@ from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_
 from forge.rulebook.language.markers import GOAL_OR_CONCESSION, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
-from forge.rulebook.language.order import condition_elsewhere
+from forge.rulebook.language.order import REASON_FIRST, condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
@@ -2084,6 +2084,28 @@ def _class_left_out_asked(text: str, predicate) -> Optional[str]:
     return f"scope: the text leaves the {cls} hosts out, but the predicate can match a {cls} host: keep those hosts out"
 
 
+def reason_states(reason: str) -> bool:
+    """(r58d) Whether a reason said first (order.REASON_FIRST) tells of a state: "Because User1 is rooted: ...", "Given
+    that the user hosts are at root: ...", or state words the claims do not read ("got exploited again"); not "Because
+    the ops side scores: ..."."""
+    found = claims(reason)
+    return bool(state_words_in(reason)) if found is None else any(not atom.bare() for atom, _ in atoms_of(found))
+
+
+def _reason_state_dropped(text: str, predicate) -> Optional[str]:
+    """(r58d) A reason said first whose words tell of a host's state ("Because User1 is rooted: Restore User1", "Since
+    Op_Server0 got exploited: Remove it"): that state is the case the order rests on, so the predicate must state it
+    (with the reason cut as a justification, the order held on User1 whatever its state, a Restore of a clean host)."""
+    found = REASON_FIRST.match(" ".join((text or "").split()))
+    if found is None or not reason_states(found["reason"]):
+        return None
+    state = claims(found["reason"])
+    if state is not None and implies(predicate, state):
+        return None
+    return (f"claims: the text's reason said first tells of a state ({found['reason'].strip()!r}), the case its order "
+            "rests on, but the predicate does not state it: express it, or keep the rule semantic")
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -2117,7 +2139,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
-        or _move_disowned(text, action) \
+        or _move_disowned(text, action) or _reason_state_dropped(text, predicate) \
         or _ban_limited(words, predicate, action) \
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \

@@ -1,0 +1,48 @@
+"""Round 58, r58d audits r58l: a reason said first that tells of a state.
+
+- "Because User1 is rooted: Restore User1": the reason before the colon tells of the state the order rests on. Cut away as
+  a justification (r58l's `_REASON_FIRST`, the surrogate's `_REASON_BEFORE_COLON`), the order was compiled on User1 in any
+  state, a Restore of a clean host. The checks hold the predicate to that state; neither reader cuts such a reason.
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+
+
+def _do(verb: str, host: str) -> dict:
+    return {"mode": "do", "verb": verb, "target": host}
+
+
+def _surrogate_compiled(text: str):
+    from forge.config import load_config
+    from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
+    from forge.wiring import build_clients
+
+    clients, _ = build_clients(load_config())
+    (compiled,) = RuleCompiler(clients["compiler"]).compile([SourceItem("correction", "action_chooser", text, "user:erin")]).rules
+    return compiled
+
+
+_TOLD = (("Because Enterprise0 sits at root now: Restore Enterprise0.", "Enterprise0", "Restore"),
+         ("Since Op_Host1 got exploited again: Remove Op_Host1.", "Op_Host1", "Remove"),
+         ("Given that User4 is owned by the red side: Restore User4.", "User4", "Restore"))
+
+
+def test_a_reason_said_first_that_tells_of_a_state_is_held_to_that_state() -> None:
+    for text, host, verb in _TOLD:
+        assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text
+    assert text_problem("Because Enterprise0 sits at root now: Restore Enterprise0.",
+                        {"host": "Enterprise0", "compromise": "Privileged"}, _do("Restore", "Enterprise0")) is None
+    # (a reason that tells of no state is still cut: the order after the colon is the rule)
+    assert text_problem("Because points are lost on that side: Restore Op_Host1 once it reads Privileged.",
+                        {"host": "Op_Host1", "compromise": "Privileged"}, _do("Restore", "Op_Host1")) is None
+
+
+def test_a_reason_that_tells_of_a_state_is_not_cut_from_the_order() -> None:
+    from forge.rulebook.authoring.compile import strip_justification
+
+    for text, host, _ in _TOLD:
+        assert not strip_justification(text).startswith(("Restore", "Remove")), text
+        compiled = _surrogate_compiled(text)
+        assert compiled.when is None or compiled.when != {"host": host}, (text, compiled)
