@@ -46,3 +46,24 @@ def test_a_reason_that_tells_of_a_state_is_not_cut_from_the_order() -> None:
         assert not strip_justification(text).startswith(("Restore", "Remove")), text
         compiled = _surrogate_compiled(text)
         assert compiled.when is None or compiled.when != {"host": host}, (text, compiled)
+
+
+# An exception an "until" ends, whose state says more than the claims read: a time, a hedge, a second condition, a move of
+# its own. Lifted on the state alone (r58l's `exceptions_lifted`), the order came back to the host sooner than its words.
+_LIFT = "Deploy a decoy on every enterprise box as soon as it is probed, Enterprise2 aside until "
+_PROBED = [{"host": h, "activity": "Scan"} for h in ("Enterprise0", "Enterprise1")]
+
+
+def test_an_exception_is_lifted_only_on_a_state_said_plainly() -> None:
+    from forge.rulebook.language.rule_claims import exceptions_lifted
+
+    back = {"any": [*_PROBED, {"host": "Enterprise2", "activity": "Scan", "compromise": "Privileged"}]}
+    decoy = _do("DecoyApache", "$matched")
+    for state in ("Enterprise2 sits at root in the following episode.", "Enterprise2 has sat at root past step 40.",
+                  "Enterprise2 was rooted and then cleaned up.", "Enterprise2 may perhaps be at root.",
+                  "Enterprise2 has been rooted -- check with the lead first."):
+        assert exceptions_lifted(_LIFT + state) == {}, state
+        assert text_problem(_LIFT + state, back, decoy) is not None, state
+    # (said plainly, the host comes back into the order in that state)
+    for state in ("Enterprise2 sits at root.", "it is at root."):
+        assert set(exceptions_lifted(_LIFT + state)) == {"Enterprise2"}, state

@@ -475,6 +475,23 @@ _EXCEPTION_LIFTED = re.compile(rf"(?:\b(?:except(?:\s+for)?|but\s+not|barring|sa
                                r"(?:until|till|til)\s+(?P<state>[^,;.:!?]{3,80})", re.IGNORECASE)
 
 
+# (r58d) The words a state waited on is said with, besides its host and its state words: "it is at root", "User2 has been
+# rooted", "it shows an exploit". Any other word ("in the next episode", "at step 30", "and restored", "might", "twice", "-
+# then ask me first") says more than the claims read (a time, a hedge, a second condition, another move), and the
+# exception was lifted on the state alone, wider than its words.
+_PLAIN_STATE_WORDS = re.compile(r"\b(?:it|its|is|are|has|have|been|being|gets?|got|was|becomes?|became|sits?|shows?|reads?|goes|"
+                                r"turns?|at|to|on|an?|the|level|access|fully|already)\b", re.IGNORECASE)
+
+
+def _said_plainly(state: str) -> bool:
+    """(r58d) Whether a state an exception waits on is said with nothing but its host, its state words and the words
+    that join them (`_PLAIN_STATE_WORDS`)."""
+    rest = re.sub(HOST_WORD, " ", state, flags=re.IGNORECASE)
+    for word in state_words_in(state):
+        rest = re.sub(rf"\b{re.escape(word)}\b", " ", rest)
+    return not re.search(r"\w", _PLAIN_STATE_WORDS.sub(" ", rest))
+
+
 def exceptions_lifted(text: str) -> dict[str, object]:
     """(r58l) The hosts a text excepts until a state of their own (`_EXCEPTION_LIFTED`), each with the claims of that state
     (on the host itself: "it", or its name; a state of another host, or none read, is no lifting)."""
@@ -482,7 +499,7 @@ def exceptions_lifted(text: str) -> dict[str, object]:
     for found in _EXCEPTION_LIFTED.finditer(spelled_out(text or "")):
         host = hosts_in(found["host"] or found["named"])
         named = hosts_in(found["state"])
-        if len(host) != 1 or named and named != host:
+        if len(host) != 1 or named and named != host or not _said_plainly(found["state"]):
             continue
         state = claims(found["state"], host[0])
         if state is not None and not state.bare() if hasattr(state, "bare") else False:
