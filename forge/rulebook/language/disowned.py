@@ -21,7 +21,12 @@ _SAID_BY_BEFORE = re.compile(r"(?<![\w'])(?!(?:i|we|you)\b)(?P<who>[\w']+)\s+(?:
 
 # Who said it, after the words: "never Restore it, says Dana", "..., according to the old card".
 _SAID_BY_AFTER = re.compile(r",\s*(?:(?:says?|said|insists?|insisted|claims?|claimed|writes|wrote)\s+(?!(?:i|we|me|us)\b)[\w']+|"
-                            r"according\s+to\s+(?!(?:me|us)\b)[\w']+|per\s+(?!(?:me|us)\b)[\w']+)", re.IGNORECASE)
+                            r"according\s+to\s+(?!(?:me|us)\b)[\w']+|per\s+(?!(?:me|us)\b)[\w']+|"
+                            # (r58d) and the speaker before the verb, closing the clause: "Restore User1 at once, they say",
+                            # "..., Dana thinks" (read as said before words that come after it, nothing was reported, and
+                            # the order the writer calls wrong stood as the writer's)
+                            r"(?!(?:i|we)\b)[\w']+\s+(?:(?:still|always|all)\s+)?(?:says?|said|claims?|claimed|thinks?|thought|"
+                            r"insists?|insisted|believes?|believed|reckons?|reckoned)\s*[.!]?\s*$)", re.IGNORECASE)
 
 # A source the writer calls superseded: "the old card", "the former runbook", "last year's playbook".
 _OLD_SOURCE = re.compile(r"\b(?:old|older|former|previous|outdated|obsolete|retired|superseded|last\s+year's)\b", re.IGNORECASE)
@@ -66,6 +71,8 @@ def moves_disowned(text: str) -> frozenset[tuple[str, str]]:
         start = text.find(clause, start)
         later = text[start + len(clause):]
         before, after = _SAID_BY_BEFORE.search(clause), _SAID_BY_AFTER.search(clause)
+        if before is not None and after is not None and not re.search(r"\w", clause[before.end():]):
+            before = None  # (r58d) "..., they say": the speaker closes the clause, the words are before it
         if before is not None and (_OLD_SOURCE.search(clause[:before.start("who") + len(before["who"])])
                                    or _WRITER_REJECTS.search(clause[before.end():] + " " + later)):
             out |= _moves(clause[before.end():])
