@@ -72,10 +72,8 @@ def test_an_exception_is_lifted_only_on_a_state_said_plainly() -> None:
 def test_a_move_praised_by_others_who_close_the_clause_and_are_called_wrong_is_no_order() -> None:
     # ("..., they say; they are wrong": the speaker named after the words, before the verb; read as said of nothing,
     # the praise the writer turns down stood as the writer's order)
-    for text, host, verb in (("Decoying Enterprise0 right away is the smart play, the night shift says; they are mistaken.",
-                              "Enterprise0", "DecoyApache"),
-                             ("Pull Op_Host2 off the network as soon as it is probed, my colleagues reckon. I disagree.",
-                              "Op_Host2", "Remove")):
+    for text, host, verb in (("Removing Op_Host2 is the right call, people say; they are wrong.", "Op_Host2", "Remove"),
+                             ("Restore Enterprise1 at once, the old hands say. I disagree.", "Enterprise1", "Restore")):
         assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text
     agreed = "Pull Op_Host2 off the network as soon as it is probed, my colleagues reckon; I agree."
     assert text_problem(agreed, {"host": "Op_Host2", "activity": "Scan"}, _do("Remove", "Op_Host2")) is None
