@@ -25,7 +25,7 @@ _SAID_BY_AFTER = re.compile(r",\s*(?:(?:says?|said|insists?|insisted|claims?|cla
                             # (r58d) and the speaker before the verb, closing the clause: "Restore User1 at once, they say",
                             # "..., Dana thinks" (read as said before words that come after it, nothing was reported, and
                             # the order the writer calls wrong stood as the writer's)
-                            r"(?!(?:i|we)\b)[\w']+\s+(?:(?:still|always|all)\s+)?(?:says?|said|claims?|claimed|thinks?|thought|"
+                            r"(?!(?:i|we)\b)(?:[\w']+\s+){0,3}?(?<!\bi\s)(?<!\bwe\s)[\w']+\s+(?:(?:still|always|all)\s+)?(?:says?|said|claims?|claimed|thinks?|thought|"
                             r"insists?|insisted|believes?|believed|reckons?|reckoned)\s*[.!]?\s*$)", re.IGNORECASE)
 
 # A source the writer calls superseded: "the old card", "the former runbook", "last year's playbook".
