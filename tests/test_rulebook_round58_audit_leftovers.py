@@ -77,3 +77,17 @@ def test_a_move_praised_by_others_who_close_the_clause_and_are_called_wrong_is_n
         assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text
     agreed = "Pull Op_Host2 off the network as soon as it is probed, my colleagues reckon; I agree."
     assert text_problem(agreed, {"host": "Op_Host2", "activity": "Scan"}, _do("Remove", "Op_Host2")) is None
+
+
+def test_a_level_by_its_place_turned_or_hedged_before_it_is_no_reading_of_its_clause() -> None:
+    # ("anything but below root" is root; "seldom", "might" hedge it: r58l's `levels_by_place_read` read the level
+    # phrase alone, and a predicate of user level passed as the reading)
+    user = {"host": "Enterprise1", "compromise": "User"}
+    for text in ("Remove Enterprise1 whenever it is anything but below root.",
+                 "Remove Enterprise1 whenever it might be below root.",
+                 "Remove Enterprise1 whenever it is seldom below root."):
+        assert text_problem(text, user, _do("Remove", "Enterprise1")) is not None, text
+    # (said plainly, in a ban too, the place is read: anything but root)
+    assert text_problem("Remove Enterprise1 whenever it is below root.", user, _do("Remove", "Enterprise1")) is None
+    assert text_problem("Never Remove Enterprise1 whenever it is below root.", user,
+                        {"mode": "never", "verb": "Remove", "target": "Enterprise1"}) is None
