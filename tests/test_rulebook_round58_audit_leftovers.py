@@ -91,3 +91,14 @@ def test_a_level_by_its_place_turned_or_hedged_before_it_is_no_reading_of_its_cl
     assert text_problem("Remove Enterprise1 whenever it is below root.", user, _do("Remove", "Enterprise1")) is None
     assert text_problem("Never Remove Enterprise1 whenever it is below root.", user,
                         {"mode": "never", "verb": "Remove", "target": "Enterprise1"}) is None
+
+
+def test_a_merit_fronted_then_a_fault_denied_is_no_answer_that_turns_the_move_down() -> None:
+    from forge.rulebook.language.forms import moves_answered
+
+    # ("A smart move, it is not a gamble at all": the fault is denied, the move praised; r58l's merit fronted and
+    # denied read its "it is not" as the answer no)
+    for text in ("Decoy Enterprise2? A smart move, it is not a gamble at all.",
+                 "Remove User3? Worth the step, that was not wasted."):
+        assert moves_answered(text)[0] == frozenset(), text
+    assert moves_answered("Decoy Enterprise2? A smart move it is not.")[0] == frozenset({"Decoy"})

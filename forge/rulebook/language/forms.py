@@ -1427,10 +1427,11 @@ _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*
 # (r58l) A merit fronted and then denied, "A no-brainer it is not.", "Good idea, that isn't": the answer turns the move
 # down, as "it is not a no-brainer" does (read past its fronting, the no-brainer affirmed the move, or nothing answered).
 # Only a merit: a fault fronted and denied, "a mistake it is not", affirms the move, and is left as it was.
+# (r58d: only where the denial closes its clause; "Good move, it isn't risky" denies a fault of the move, and praises it)
 _MERIT_FRONTED_DENIED = (r"(?:(?:a|an|the)\s+)?(?:(?:total|complete|real|clear)\s+)?(?:no[\s\u2010\u2011-]*brainer|"
                          r"(?:good|great|wise|smart|sensible|safe|right|obvious|clever)\s+(?:idea|move|call|choice|plan|thing(?:\s+to\s+do)?)|"
                          r"worth\s+(?:it|the\s+(?:step|turn|move))),?\s+(?:it|that|this)\s+(?:(?:is|was)\s+not|(?:is|was)n['\u2019]t|"
-                         r"ain['\u2019]t)\b")
+                         r"ain['\u2019]t)\b(?=\s*(?:[.,;:!\u2013\u2014-]|$))")
 _ANSWER_DENIES = re.compile(r"^\W*" + _MERIT_FRONTED_DENIED + r"|^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
                             re.IGNORECASE)
 # (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
