@@ -1,0 +1,31 @@
+"""Round 58 audit of r58m (r58b): readings of r58m's new readers wider than the words, or the opposite, on sentences
+they were not written from. Each test holds a compilation the words do not say, refused."""
+from forge.rulebook.authoring.checks import text_problem
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+# --- a goal before the order whose state nothing else places: its "no one" is no licence for any trigger -------------
+
+_GOAL_ONLY = "Make sure no attacker keeps root on Enterprise0: Restore Enterprise0."
+
+
+def test_a_goal_with_no_condition_of_its_own_leaves_the_order_unplaced():
+    # (the goal's state is the only condition the text has: set aside, a trigger on the host clean, or on any row, passed)
+    for when in ({"host": "Enterprise0", "compromise": "No"}, {"host": "Enterprise0"}):
+        assert text_problem(_GOAL_ONLY, when, _do("Restore", "Enterprise0")) is not None
+
+
+def test_a_goal_beside_a_condition_holds_the_trigger_to_that_condition():
+    text = "Make sure no one keeps admin on User4: the turn its row reads user-level, Remove User4."
+    assert text_problem(text, {"host": "User4", "compromise": "User"}, _do("Remove", "User4")) is None
+    for when in ({"host": "User4", "compromise": "Privileged"}, {"host": "User4"}, {"host": "User4", "compromise": "No"}):
+        assert text_problem(text, when, _do("Remove", "User4")) is not None
+
+
+def test_an_opening_concession_with_no_condition_stays_a_doubt():
+    text = "Although Op_Host0 is not probed yet, set a DecoyApache on Op_Host0."
+    for when in ({"host": "Op_Host0"}, {"host": "Op_Host0", "activity": "None"}):
+        assert text_problem(text, when, _do("DecoyApache", "Op_Host0")) is not None
