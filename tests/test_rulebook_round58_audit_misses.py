@@ -29,3 +29,15 @@ def test_an_opening_concession_with_no_condition_stays_a_doubt():
     text = "Although Op_Host0 is not probed yet, set a DecoyApache on Op_Host0."
     for when in ({"host": "Op_Host0"}, {"host": "Op_Host0", "activity": "None"}):
         assert text_problem(text, when, _do("DecoyApache", "Op_Host0")) is not None
+
+
+# --- a host set aside from a class and named again as a condition's subject ------------------------------------------
+
+def test_a_host_set_aside_and_named_again_is_no_exception_the_trigger_says():
+    # (the condition is Enterprise0's own state; a trigger on the rest of the class in that state is another condition)
+    text = "The enterprise boxes except Enterprise0: should Enterprise0 show an exploit, put a DecoyApache on them."
+    rest = {"any": [{"host": h, "activity": "Exploit"} for h in ("Enterprise1", "Enterprise2")]}
+    assert text_problem(text, rest, _do("DecoyApache", "$matched")) is not None
+    text = "All op machines but Op_Host1: once Op_Host1 is rooted, a DecoyApache on each of them."
+    rest = {"any": [{"host": h, "compromise": "Privileged"} for h in ("Op_Host0", "Op_Host2", "Op_Server0")]}
+    assert text_problem(text, rest, _do("DecoyApache", "$matched")) is not None

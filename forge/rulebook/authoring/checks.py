@@ -1414,10 +1414,15 @@ def _excepted_kept_out(condition, words: Wording, predicate) -> bool:
     """(r58m) Whether a condition's only negation sets named hosts aside from a class it names (`_HOSTS_SET_ASIDE`), and the
     trigger keeps to the rest of that class: by matching none of the hosts set aside it says what the exception says, no
     "not" needed. A negation left once the hosts set aside are taken out ("... except User2, when not scanned") stays one
-    to express, and so does a trigger that can match a host outside the class or one set aside."""
+    to express, and so does a trigger that can match a host outside the class or one set aside (r58b: or a host set aside
+    that the text names again elsewhere)."""
     if not condition.classes or not condition.hosts or not set(condition.hosts) <= set(words.excepted):
         return False
     if negations_in(_HOSTS_SET_ASIDE.sub(" ", condition.text)):
+        return False
+    # (r58b) nor where a host set aside is named again outside what sets it aside ("the user hosts except User1: if
+    # User1 is exploited, decoy them"): there it is a condition's subject, which a trigger on the rest of the class drops
+    if set(hosts_in(_HOSTS_SET_ASIDE.sub(" ", words.text))) & set(condition.hosts):
         return False
     reach = set(positive_hosts(predicate))
     return bool(reach) and not reach & set(condition.hosts) and reach <= hosts_of(condition.classes)
