@@ -1,10 +1,17 @@
 """Round 58 audit of r58m (r58b): readings of r58m's new readers wider than the words, or the opposite, on sentences
 they were not written from. Each test holds a compilation the words do not say, refused."""
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.predicate import describe
 
 
 def _do(verb, target):
     return {"mode": "do", "verb": verb, "target": target}
+
+
+def _said(text):
+    found = semantic_claims(text, "predicate refused: a check", text)
+    return describe(found) if found is not None else ""
 
 
 # --- a goal before the order whose state nothing else places: its "no one" is no licence for any trigger -------------
@@ -41,3 +48,18 @@ def test_a_host_set_aside_and_named_again_is_no_exception_the_trigger_says():
     text = "All op machines but Op_Host1: once Op_Host1 is rooted, a DecoyApache on each of them."
     rest = {"any": [{"host": h, "compromise": "Privileged"} for h in ("Op_Host0", "Op_Host2", "Op_Server0")]}
     assert text_problem(text, rest, _do("DecoyApache", "$matched")) is not None
+
+
+# --- a class heading whose count is fewer hosts than the class less its exceptions ------------------------------------
+
+def test_a_heading_counting_fewer_hosts_is_not_the_whole_rest_of_the_class():
+    # (two enterprise machines, Enterprise1 set aside: the class keeps three, the Defender with them)
+    text = "The two enterprise machines (not Enterprise1): when probed, plant a DecoyApache there."
+    rest = {"any": [{"host": h, "activity": "Scan"} for h in ("Enterprise0", "Enterprise2", "Defender")]}
+    assert text_problem(text, rest, _do("DecoyApache", "$matched")) is not None
+    found = semantic_claims("The two enterprise servers apart from Enterprise0: once scanned, Analyse it.",
+                            "predicate refused: a check", "")
+    assert found is None or "Defender" not in describe(found)
+    # (a count that is the rest of the class stays its scope)
+    kept = _said("The three enterprise boxes (not the Defender): once probed, decoy one of them.")
+    assert all(h in kept for h in ("Enterprise0", "Enterprise1", "Enterprise2")) and "Defender" not in kept

@@ -54,7 +54,7 @@ from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
-from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
+from forge.rulebook.language.scope import classes_denied, conditions_not_applied, count_kept, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
@@ -1423,6 +1423,9 @@ def _excepted_kept_out(condition, words: Wording, predicate) -> bool:
     # (r58b) nor where a host set aside is named again outside what sets it aside ("the user hosts except User1: if
     # User1 is exploited, decoy them"): there it is a condition's subject, which a trigger on the rest of the class drops
     if set(hosts_in(_HOSTS_SET_ASIDE.sub(" ", words.text))) & set(condition.hosts):
+        return False
+    # (r58b) nor where the class's words count fewer hosts than the rest ("the two enterprise machines (not Enterprise1)")
+    if not all(count_kept(condition.text, c, words.excepted) for c in condition.classes):
         return False
     reach = set(positive_hosts(predicate))
     return bool(reach) and not reach & set(condition.hosts) and reach <= hosts_of(condition.classes)
