@@ -61,5 +61,5 @@ def test_a_heading_counting_fewer_hosts_is_not_the_whole_rest_of_the_class():
                             "predicate refused: a check", "")
     assert found is None or "Defender" not in describe(found)
     # (a count that is the rest of the class stays its scope)
-    kept = _said("The three enterprise boxes (not the Defender): once probed, decoy one of them.")
+    kept = _said("Three enterprise hosts except the Defender: on a probe, decoy one of them.")
     assert all(h in kept for h in ("Enterprise0", "Enterprise1", "Enterprise2")) and "Defender" not in kept

@@ -690,8 +690,8 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def count_kept(heading: str, named_class: str, excepted) -> bool:
-    """(r58b) Whether a count a class heading gives is the number of that class's hosts it keeps ("the three enterprise
-    boxes (not the Defender)": three). A count that is not ("the two enterprise servers (not Enterprise2)": two of
+    """(r58b) Whether a count a class heading gives is the number of that class's hosts it keeps ("three enterprise
+    servers, the Defender aside": three). A count that is not ("the two enterprise servers (not Enterprise2)": two of
     three, the Defender counted in) says the heading means fewer hosts than the class less its exceptions, which ones
     its words do not settle: read as the class, the rule held on a host the count left out."""
     counts = {_COUNTS[w.lower()] for w in re.findall(r"\b(?:two|three|four|five)\b", heading, re.IGNORECASE)}
