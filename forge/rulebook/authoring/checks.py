@@ -48,12 +48,13 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims, levels_by_place_read
-from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
+from forge.rulebook.language.condition import (arrow_cases, line_claims, listed_claims, semantic_claims, spoken_facts, story_state,
+                                              text_claims, windows_left_to)
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
-from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
+from forge.rulebook.language.scope import classes_denied, conditions_not_applied, count_kept, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
@@ -205,7 +206,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended)
+    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended, predicate)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -784,7 +785,8 @@ def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optiona
     return None
 
 
-def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = ()) -> Optional[str]:
+def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = (),
+                       predicate=None) -> Optional[str]:
     """An order of a verb whose own clause holds a negation (or a doubt) that the reading places nowhere: no
     prohibition or dispreferred verb of that clause, no host it excepts or contrasts, no condition. Whether the text
     orders the verb or turns it down is then unknown ("I'd rather we didn't restore Op_Server0", "no point
@@ -810,8 +812,10 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
             # (r58m) a goal or a concession before the order, naming no move ("make sure no one reaches <host>: ...",
-            # "though <host> is seldom touched, ..."): its "no one" or "seldom" is its own
-            cues = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else " ", cues)
+            # "though <host> is seldom touched, ..."): its "no one" or "seldom" is its own (r58b: where the rest of the
+            # text states the condition the predicate says, `_goal_aside_placed`)
+            if _goal_aside_placed(words.text, predicate):
+                cues = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else " ", cues)
             # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
             # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
             cues = _TAKEN_BACK.sub(" ", cues)
@@ -834,6 +838,24 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                     f"nowhere ({clause.strip()[:70]!r}): whether the text orders {verb} or turns it down is not "
                     "certain; keep the rule semantic")
     return None
+
+
+def _goal_aside_placed(text: str, predicate) -> bool:
+    """(r58b) Whether a goal or an opening concession (markers.GOAL_OR_CONCESSION) may be set aside as no negation of
+    the order: only where the rest of the text, the goal read as no more than the hosts it names, states a condition of
+    its own that the predicate says ("make sure no one takes admin on <host>: the turn its row reads user level, plan
+    its Restore"). With none ("make sure no one keeps root on <host>: Restore <host>"), nothing else reads the goal's
+    state: set aside, its "no one" let any trigger pass, one on the host clean or at root alike, and the order stood
+    always; kept, the rule stays semantic."""
+    if predicate is None:
+        return False
+    rest = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else
+                                  " ".join(hosts_in(m.group(0))) + (":" if m.group(0).rstrip().endswith(",") else ""), text)
+    found = semantic_claims(rest, "predicate refused: a check", rest)
+    if found is None or not any(not atom.bare() for atom, neg in atoms_of(found) if not neg):
+        return False
+    # (the claims check's own verdict on the rest, where it reads it: "whenever its row reads compromised")
+    return implies(predicate, found) or text_claims(rest)[0] is not None and _claims(rest, predicate, "") is None
 
 
 def _another_verbs_negation(cues: str, verb: str) -> bool:
@@ -1392,10 +1414,18 @@ def _excepted_kept_out(condition, words: Wording, predicate) -> bool:
     """(r58m) Whether a condition's only negation sets named hosts aside from a class it names (`_HOSTS_SET_ASIDE`), and the
     trigger keeps to the rest of that class: by matching none of the hosts set aside it says what the exception says, no
     "not" needed. A negation left once the hosts set aside are taken out ("... except User2, when not scanned") stays one
-    to express, and so does a trigger that can match a host outside the class or one set aside."""
+    to express, and so does a trigger that can match a host outside the class or one set aside (r58b: or a host set aside
+    that the text names again elsewhere)."""
     if not condition.classes or not condition.hosts or not set(condition.hosts) <= set(words.excepted):
         return False
     if negations_in(_HOSTS_SET_ASIDE.sub(" ", condition.text)):
+        return False
+    # (r58b) nor where a host set aside is named again outside what sets it aside ("the user hosts except User1: if
+    # User1 is exploited, decoy them"): there it is a condition's subject, which a trigger on the rest of the class drops
+    if set(hosts_in(_HOSTS_SET_ASIDE.sub(" ", words.text))) & set(condition.hosts):
+        return False
+    # (r58b) nor where the class's words count fewer hosts than the rest ("the two enterprise machines (not Enterprise1)")
+    if not all(count_kept(condition.text, c, words.excepted) for c in condition.classes):
         return False
     reach = set(positive_hosts(predicate))
     return bool(reach) and not reach & set(condition.hosts) and reach <= hosts_of(condition.classes)

@@ -686,6 +686,17 @@ def _of_class(said: str, named_class: str) -> str:
 
 # What a heading may say beside a class's name: an article, "all", a count ("the four op machines").
 _CLASS_ONLY_WORDS = r"\s*(?:(?:the|all|any|every|each|our|two|three|four|five)\s+)*"
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def count_kept(heading: str, named_class: str, excepted) -> bool:
+    """(r58b) Whether a count a class heading gives is the number of that class's hosts it keeps ("three enterprise
+    servers, the Defender aside": three). A count that is not ("the two enterprise servers (not Enterprise2)": two of
+    three, the Defender counted in) says the heading means fewer hosts than the class less its exceptions, which ones
+    its words do not settle: read as the class, the rule held on a host the count left out."""
+    counts = {_COUNTS[w.lower()] for w in re.findall(r"\b(?:two|three|four|five)\b", heading, re.IGNORECASE)}
+    kept = [h for h in HOST_CLASSES[named_class] if h not in excepted]
+    return all(count == len(kept) for count in counts)
 
 
 def class_scope_heading(words) -> Optional[str]:
@@ -702,7 +713,8 @@ def class_scope_heading(words) -> Optional[str]:
     if len(classes) != 1 or not set(hosts_in(heading)) <= set(words.excepted):
         return None
     bare = without_exception(heading)
-    if hosts_in(bare) or not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE):
+    if hosts_in(bare) or not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE) \
+            or not count_kept(bare, classes[0], words.excepted):
         return None
     if unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
         return None
@@ -723,7 +735,8 @@ def class_heading(condition: str, words):
         return None
     bare = without_exception(condition)
     # (nothing but the class's name, maybe after an article or "all": "user host @ Unknown" says more than the class)
-    if not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE):
+    if not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE) \
+            or not count_kept(bare, classes[0], words.excepted):  # (r58b: nor a count of fewer hosts)
         return None
     if bare == condition and words.excepted or unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
         return None
