@@ -2,12 +2,17 @@
 
 - an aside after a host's name that denies the state to every other host ("if User2 -- and no other box -- is
   scanned") is a condition on those hosts, not a restatement of the name: a trigger on that host alone is wider than
-  the words and is refused.
+  the words and is refused;
+- hosts set apart from a class and then denied in their turn ("anything other than op hosts stays untouched", "but
+  never any other than the user hosts") make that class the only one of the rule, not one it leaves out: the claims
+  at the gate never stand for the other classes' hosts, and a trigger on any host is refused.
 """
 
 from __future__ import annotations
 
+from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.forms import host_alone_aside_away
 
 
@@ -22,3 +27,18 @@ def test_an_aside_denying_the_state_to_other_hosts_is_a_condition_on_them() -> N
                         {"mode": "do", "verb": "Remove", "target": "Enterprise0"}) is not None
     # (the asides that only restate the name still read on past it)
     assert host_alone_aside_away("If User4 (and only User4) is probed, Remove it.") == "If User4 is probed, Remove it."
+
+
+def test_hosts_set_apart_and_denied_leave_their_class_the_only_one() -> None:
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: only this test reads hosts
+
+    for said, cls in (("Reimage rooted boxes, but never any other than the enterprise boxes.", "Enterprise"),
+                      ("DecoySSHD probed machines; anything other than user machines stays untouched.", "User"),
+                      ("Remove a box that shows an exploit if it is an op box; boxes other than op boxes are left alone.",
+                       "Operational")):
+        found = semantic_claims(said, "predicate refused: claims", said)
+        # silent, or held on that class's hosts alone: never on another class's
+        assert found is None or not set(positive_hosts(found)) - set(HOST_CLASSES[cls]), said
+    text = "DecoySSHD probed machines; anything other than user machines stays untouched."
+    assert text_problem(text, {"class": "any", "activity": "Scan"},
+                        {"mode": "do", "verb": "DecoySSHD", "target": "$matched"}) is not None
