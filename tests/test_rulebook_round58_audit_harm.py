@@ -5,7 +5,9 @@
   the words and is refused;
 - hosts set apart from a class and then denied in their turn ("anything other than op hosts stays untouched", "but
   never any other than the user hosts") make that class the only one of the rule, not one it leaves out: the claims
-  at the gate never stand for the other classes' hosts, and a trigger on any host is refused.
+  at the gate never stand for the other classes' hosts, and a trigger on any host is refused;
+- a class left out in a misspelt word ("other than the enterprize boxes", "excpet on the user machines") is left out
+  as the claims read it, mended: read as written, the claims held only on the class the text leaves out.
 """
 
 from __future__ import annotations
@@ -42,3 +44,14 @@ def test_hosts_set_apart_and_denied_leave_their_class_the_only_one() -> None:
     text = "DecoySSHD probed machines; anything other than user machines stays untouched."
     assert text_problem(text, {"class": "any", "activity": "Scan"},
                         {"mode": "do", "verb": "DecoySSHD", "target": "$matched"}) is not None
+
+
+def test_a_class_left_out_in_a_misspelling_is_left_out() -> None:
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: only this test reads hosts
+
+    for said, cls in (("DecoyApache every probed box other than the enterprize boxes.", "Enterprise"),
+                      ("Reimage rooted machines, excpet on the user machines.", "User"),
+                      ("Reimage rooted machines, exept for the user machines.", "User")):
+        found = semantic_claims(said, "predicate refused: claims", said)
+        # silent, or never held on a host of the class the text leaves out (read as written, only there)
+        assert found is None or not set(positive_hosts(found)) & set(HOST_CLASSES[cls]), said

@@ -37,6 +37,7 @@ from forge.rulebook.language.scope import (branches_of, class_heading, class_sco
                                            unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
+from forge.rulebook.language.spelling import misspellings_mended
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 
 
@@ -271,8 +272,12 @@ _SET_APART_DENIED_AFTER = re.compile(r"^[^.;:!?\n,]*?\b(?:untouched|alone|spared
 
 def _class_words_left_out(text: str, *, denied: bool):
     """The class words of each `_CLASS_LEFT_OUT` exception in `text` whose set-apart hosts are denied in their turn
-    (`denied`: `_SET_APART_DENIED_BEFORE` / `_AFTER`) or not, never after a denial of all else (`_ALL_ELSE_DENIED`)."""
-    for m in _CLASS_LEFT_OUT.finditer(text or ""):
+    (`denied`: `_SET_APART_DENIED_BEFORE` / `_AFTER`) or not, never after a denial of all else (`_ALL_ELSE_DENIED`).
+    Read with its misspellings mended, as the claims read it: "other than the enterprize hosts", "excpet on the op
+    hosts", read as written, left nothing out, while the claims read the class as the rule's own condition, and held
+    only where the text says the rule does not."""
+    text = misspellings_mended(text or "")
+    for m in _CLASS_LEFT_OUT.finditer(text):
         if _ALL_ELSE_DENIED.search(text[:m.start()]):
             continue
         if bool(_SET_APART_DENIED_BEFORE.search(text[:m.start()]) or _SET_APART_DENIED_AFTER.search(text[m.start("what"):])) == denied:
