@@ -52,7 +52,8 @@ from forge.rulebook.language.condition import (arrow_cases, line_claims, listed_
                                               text_claims, windows_left_to)
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
-from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, left_out_classes_asked, whole_claims, words_beside_evidence
+from forge.rulebook.language.guard import (classes_set_apart_denied, complete_claims, guard_claims, guard_rest, left_out_classes_asked,
+                                          whole_claims, words_beside_evidence)
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, count_kept, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -2108,6 +2109,11 @@ def _class_left_out_asked(text: str, predicate) -> Optional[str]:
     the op boxes", "rule 4 does not hold for user hosts": guard.classes_left_out), that the predicate can
     still match a host of: the rule would hold where its words say it does not apply."""
     asked = left_out_classes_asked(text, predicate)
+    only = {h for cls in classes_set_apart_denied(text) for h in HOST_CLASSES[cls]}
+    if only and set(positive_hosts(predicate)) - only:
+        # (r58a) the hosts set apart from a class denied in their turn ("anything other than op hosts stays untouched",
+        # guard.classes_set_apart_denied): the rule is for that class alone, never the others'
+        return "scope: the text denies the hosts outside the class it sets apart, but the predicate can match one: keep to that class"
     if not asked:
         return None
     cls = sorted(asked)[0]

@@ -1172,10 +1172,12 @@ def hedges_away(flat: str) -> str:
 
 # (r58h) An aside right after a host's name that keeps the condition to that host alone, set off by dashes or brackets:
 # "if User1 - just that one, not User2 - is rooted", "if User3 (and only User3) gets probed", "once Op_Host1 -- that one alone -- gets scanned". It restates what the name already says (the hosts it
-# leaves out are none the condition names); read as written, the condition was cut at its first dash or comma, the host
+# leaves out are none the condition names); (r58a) an aside that denies the state to the other hosts, "if User2 -- and no
+# other box -- is scanned", is no restatement but a condition on them: dropped, the rule stood while another host was scanned
+# too, so it is left to the readers of the sentence as written; read as written, the condition was cut at its first dash or comma, the host
 # was read bare, and the rule stood wherever that host was shown.
 _ALONE_WORDS = (r"(?:(?:and\s+|but\s+)?only\s+(?:that|this|the\s+one)(?:\s+(?:one|host|box|machine|server))?|(?:and\s+|but\s+)?only\s+"
-                + HOST_NAME + r"|(?:that|this)\s+(?:one|host|box|machine|server)\s+(?:only|alone)|(?:and\s+)?no\s+other(?:\s+(?:one|host|box))?|"
+                + HOST_NAME + r"|(?:that|this)\s+(?:one|host|box|machine|server)\s+(?:only|alone)|"
                 r"just\s+(?:that|this)\s+(?:one|host|box|machine|server))")
 _HOST_ALONE_ASIDE = re.compile(
     rf"(?P<host>\b{HOST_NAME}\b)\s*(?:\(\s*|\s-{{1,2}}\s*|\s*[\u2013\u2014]\s*){_ALONE_WORDS}"

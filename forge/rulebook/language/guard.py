@@ -37,6 +37,7 @@ from forge.rulebook.language.scope import (branches_of, class_heading, class_sco
                                            unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
+from forge.rulebook.language.spelling import misspellings_mended
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 
 
@@ -248,7 +249,9 @@ def _left_out_class_claimed(text: str, found) -> bool:
     does not hold for user hosts") and the claims may still hold on a host of it, with no denial of that class:
     the exception was read nowhere (said in a clause of its own, the reading of the order's sentence never saw it), and the
     claims stood for the whole of a condition they are wider than."""
-    return found is not None and bool(left_out_classes_asked(text, found))
+    # ((r58a) nor whole while a class is set apart and then denied, `classes_set_apart_denied`: which hosts the rule is
+    # for, the claims do not say)
+    return bool(classes_set_apart_denied(text)) or found is not None and bool(left_out_classes_asked(text, found))
 
 
 # ("nothing other than workstations", "no box except the op ones": the exception after a denial of all else is the only
@@ -257,11 +260,40 @@ _ALL_ELSE_DENIED = re.compile(r"\b(?:nothing|none|nobody|no(?:\s+[\w-]+){0,2}|no
                               re.IGNORECASE)
 
 
+# (r58a) The hosts set apart from a class denied in their turn: "never any other than the user hosts", "anything other
+# than op hosts stays untouched", "boxes other than user boxes are left alone". The class is then the only one the rule
+# is for, not one it leaves out: read as left out, the claims held on every other class's hosts, the opposite of the
+# words. (After a comma or a "which", "other than the op hosts, which are left alone", the denial is of the class.)
+_SET_APART_DENIED_BEFORE = re.compile(r"\b(?:never|not)\s+(?:any|anything|anyone|ones?|those)\s*,?\s*$", re.IGNORECASE)
+_SET_APART_DENIED_AFTER = re.compile(r"^[^.;:!?\n,]*?\b(?:untouched|alone|spared|exempt(?:ed)?|out\s+of\s+scope|"
+                                     r"(?:is|are|be|gets?|stays?|remains?)\s+(?:never|not)\b|(?:isn|aren|won)['\u2019]t\b)",
+                                     re.IGNORECASE)
+
+
+def _class_words_left_out(text: str, *, denied: bool):
+    """The class words of each `_CLASS_LEFT_OUT` exception in `text` whose set-apart hosts are denied in their turn
+    (`denied`: `_SET_APART_DENIED_BEFORE` / `_AFTER`) or not, never after a denial of all else (`_ALL_ELSE_DENIED`).
+    Read with its misspellings mended, as the claims read it: "other than the enterprize hosts", "excpet on the op
+    hosts", read as written, left nothing out, while the claims read the class as the rule's own condition, and held
+    only where the text says the rule does not."""
+    text = misspellings_mended(text or "")
+    for m in _CLASS_LEFT_OUT.finditer(text):
+        if _ALL_ELSE_DENIED.search(text[:m.start()]):
+            continue
+        if bool(_SET_APART_DENIED_BEFORE.search(text[:m.start()]) or _SET_APART_DENIED_AFTER.search(text[m.start("what"):])) == denied:
+            yield m["what"]
+
+
 def classes_left_out(text: str) -> set[str]:
     """(r58h) The host classes a text leaves out of its rule (`_CLASS_LEFT_OUT`), not after a denial of all else
-    (`_ALL_ELSE_DENIED`)."""
-    return {cls for m in _CLASS_LEFT_OUT.finditer(text or "") if not _ALL_ELSE_DENIED.search(text[:m.start()])
-            for cls in classes_in(m["what"]) if cls in HOST_CLASSES}
+    (`_ALL_ELSE_DENIED`), nor (r58a) set apart and then denied (`classes_set_apart_denied`)."""
+    return {cls for what in _class_words_left_out(text, denied=False) for cls in classes_in(what) if cls in HOST_CLASSES}
+
+
+def classes_set_apart_denied(text: str) -> set[str]:
+    """(r58a) The host classes whose set-apart hosts the text denies in their turn ("anything other than op hosts stays
+    untouched"): the only classes its rule may be for."""
+    return {cls for what in _class_words_left_out(text, denied=True) for cls in classes_in(what) if cls in HOST_CLASSES}
 
 
 def left_out_classes_asked(text: str, found) -> set[str]:
