@@ -40,6 +40,9 @@ _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not
            # (r49m) "It is prohibited to pick a Remove on ...", "it is not permitted to ..."
            r"forbidden|prohibited|not\s+permitted|not\s+allowed|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # (r58q) a negative inversion that carries on a ban: "Nor should anyone remove ...", "Neither do we restore ...";
+           # read as no prohibition, the move after it was stored as an order, the opposite of the words
+           r"(?:nor|neither)\s+(?:should|shall|must|may|can|could|will|would|do|does|did)|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            # (r42m: nor "no one has inspected it yet", what was not done so far: a report, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)(?!\s+one\s+(?:has|have|had)\b)|without|"
