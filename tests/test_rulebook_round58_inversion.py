@@ -30,3 +30,27 @@ def test_an_order_is_refused_for_a_ban_said_by_inversion_and_a_never_passes() ->
 
 def test_neither_nor_joining_the_hosts_of_a_condition_forbids_nothing() -> None:
     assert not forbids_verb("When neither User3 nor User4 is probed any more, Restore Op_Server0.")
+
+
+# -- a proposal told in prose and turned down in its last clause orders nothing (from r58a's report) ---------------
+
+_TURNED_DOWN = ("A teammate floated reimaging User1 each time it gets probed; the lead vetoed it.",
+                "It has been suggested that Op_Host0 be removed at the first exploit. Nobody agreed.",
+                "Somebody put forward a Remove of Enterprise2 on every scan, and the idea was shot down.")
+
+
+def test_a_proposal_turned_down_in_its_last_clause_orders_nothing() -> None:
+    from forge.rulebook.language.condition import decides_nothing
+    from forge.rulebook.language.minutes import request_turned_down
+
+    for said in _TURNED_DOWN:
+        assert request_turned_down(said) and decides_nothing(said), said
+    assert text_problem(_TURNED_DOWN[0], {"host": "User1", "activity": "Scan"},
+                        {"mode": "do", "verb": "Restore", "target": "User1"}) is not None
+
+
+def test_a_proposal_agreed_or_followed_by_an_order_is_read_as_before() -> None:
+    from forge.rulebook.language.minutes import request_turned_down
+
+    assert not request_turned_down("A teammate floated reimaging User1 each time it gets probed, and we all agreed.")
+    assert not request_turned_down("We vetoed the idea of sleeping. Restore User1 each time it gets probed.")

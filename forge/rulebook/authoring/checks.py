@@ -2249,7 +2249,7 @@ def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:
     another item was a word no check saw.)"""
     if isinstance(action, dict) and request_turned_down(text):
         # (r58h) a request whose status line turns it down (minutes.request_turned_down): its move is no order
-        return ("polarity: the text is a request whose status or decision turns it down: it orders nothing; keep the "
+        return ("polarity: the text is a request or proposal that its status line or last clause turns down: it orders nothing; keep the "
                 "rule semantic")
     if not isinstance(action, dict) or not _ITEMS_LABELLED.search(text):
         return None

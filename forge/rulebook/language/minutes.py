@@ -78,10 +78,27 @@ _ACCEPTED_INSTEAD = re.compile(r"\b(?:accepted|approved|agreed|adopted|decided)\
                                re.IGNORECASE)
 
 
+# (r58q) A proposal told in prose ("someone proposed ...", "it was argued that ...", "a colleague suggested ...") whose
+# last clause turns it down ("we rejected that", "nobody agreed", "it was voted down"), nothing ordered after the verdict:
+# read as written, the proposal's move was stored as an order, the opposite of the decision.
+_PROPOSED_IN_PROSE = re.compile(r"\b(?:proposed|suggested|argued|floated|pitched|put\s+forward|recommended|(?:the|an?)\s+idea\s+of)\b",
+                                re.IGNORECASE)
+_VERDICT_LAST = re.compile(r"(?:^|[.;,!]\s*|\s(?:but|and)\s+)(?:(?:we|they|i|everyone|the\s+(?:team|lead|group|room))\s+)?"
+                           r"(?:(?:it|that|this|the\s+(?:idea|proposal|suggestion))\s+)?(?:was\s+|got\s+|has\s+been\s+)?"
+                           r"(?:rejected|declined|vetoed|overruled|voted\s+down|shot\s+down|turned\s+down|"
+                           r"turned\s+(?:it|that|this)\s+down|shot\s+(?:it|that|this)\s+down|"
+                           r"(?:nobody|no\s+one|none\s+of\s+us)\s+(?:agreed|went\s+along|bought\s+it))"
+                           r"(?:\s+(?:it|that|this|the\s+(?:idea|proposal|suggestion)))?(?:\s+(?:at\s+once|outright|flat(?:ly)?|unanimously))?"
+                           r"\s*[.!]?\s*$", re.IGNORECASE)
+
+
 def request_turned_down(text: str) -> bool:
     """(r58h) Whether `text` is a request whose status or decision line turns it down (`_DECISION_LINE`), with nothing
-    accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's."""
+    accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's. (r58q: so is a
+    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`.)"""
     text = text or ""
+    if _PROPOSED_IN_PROSE.search(text) and _VERDICT_LAST.search(text) and not _ACCEPTED_INSTEAD.search(text):
+        return True
     return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)
 
 
