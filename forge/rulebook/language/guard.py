@@ -48,6 +48,12 @@ from forge.rulebook.language.wording import conditions_left_out, read_wording
 # row showed false, so the rule fired where the other hosts were not shown)
 
 
+# (r58n) What is left of a condition once its windows of steps are read, where an "only" led them ("only before step 5",
+# "only in steps 28-30"): that "only" holds the rule to the window, which the window says; it restricts nothing else.
+# Left, it was a restriction the claims placed nowhere, and a rule guarded by "only in the last steps" was never read.
+_ONLY_THE_WINDOW = re.compile(r"^[\s,;:()]*only(?:\s+(?:in|during|within|at|on|over))?[\s,;:().]*$", re.I)
+
+
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
 # (not the "or" of a count: "a probe plus three or more servers hacked" states no two states as one)
 _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b(?!\s+(?:more|fewer|less)\b)"
@@ -291,6 +297,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     condition = ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
+        condition = _ONLY_THE_WINDOW.sub("", condition)  # (r58n) and the "only" that held the rule to them
     condition = NEWLY_GLOSSED.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
     clauses = CLAUSE_BREAK.split(condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
