@@ -40,3 +40,16 @@ def test_an_only_that_leads_a_window_in_the_rest_is_read_as_that_window():
     for rest in ("only before step 6", "only during steps 24-30 of 30", "only after step 18"):
         found = guard_claims(rest, None)
         assert found is not None and type(found).__name__ == "EpisodeStep", rest
+
+
+def test_a_part_that_only_says_which_decoys_leaves_the_window_to_guard():
+    from forge.rulebook.language.guard import guard_rest
+    from forge.rulebook.language.predicate import parse_predicate
+
+    always = parse_predicate({"always": True})
+    rest = "each decoy move; only from step 22 of 30"
+    assert guard_rest(rest, always) == "only from step 22 of 30"
+    assert type(guard_claims(rest, always)).__name__ == "EpisodeStep"
+    # (a rest that is all move kinds guards nothing, as before; a part that names a state still guards)
+    assert guard_rest("each decoy move", always) == ""
+    assert guard_rest("each decoy move; while User3 is clean", always) == "while User3 is clean"

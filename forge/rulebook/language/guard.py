@@ -444,7 +444,7 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
     only of the words of hosts and states, nor (given the rule's own `action`) one that only orders other moves in
     other cases (`_orders_other_moves`)."""
-    text = " ".join((rest or "").split())
+    text = _kind_parts_away(" ".join((rest or "").split()), when)
     if not text or source and _outside_instruction(text, source):
         return ""
     if _other_branches(text):
@@ -538,6 +538,16 @@ _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|proces
                                 # (r57b) a time of the game, "but only on the second turn", "in the last rounds": a
                                 # condition, whatever wording the part also names
                                 r"turns?|rounds?|episodes?|games?|only\s+(?:on|in|at|for|during|from))\b", re.IGNORECASE)
+
+
+def _kind_parts_away(rest: str, when) -> str:
+    """(r58n) A rest of parts (split at ";") without those that only say which moves of a kind the order means or how
+    the answer is worded (`_answer_or_move_kind`, part by part), where another part is left: "every decoy verb; only
+    from step 26 of 30" guards by its window alone. What is done is never when it applies; kept, the whole rest was
+    read as a condition the product could not place, and the rule was silent in its own window."""
+    parts = [part.strip() for part in rest.split(";") if part.strip()]
+    kept = [part for part in parts if not _answer_or_move_kind(part, when)]
+    return "; ".join(kept) if len(parts) > 1 and kept and len(kept) < len(parts) else rest
 
 
 def _answer_or_move_kind(rest: str, when) -> bool:
