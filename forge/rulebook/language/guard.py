@@ -542,8 +542,8 @@ _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|proces
 
 def _kind_parts_away(rest: str, when) -> str:
     """(r58n) A rest of parts (split at ";") without those that only say which moves of a kind the order means or how
-    the answer is worded (`_answer_or_move_kind`, part by part), where another part is left: "every decoy verb; only
-    from step 26 of 30" guards by its window alone. What is done is never when it applies; kept, the whole rest was
+    the answer is worded (`_answer_or_move_kind`, part by part), where another part is left: "any decoy move; only
+    after step 24" guards by its window alone. What is done is never when it applies; kept, the whole rest was
     read as a condition the product could not place, and the rule was silent in its own window."""
     parts = [part.strip() for part in rest.split(";") if part.strip()]
     kept = [part for part in parts if not _answer_or_move_kind(part, when)]
