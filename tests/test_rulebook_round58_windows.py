@@ -53,3 +53,16 @@ def test_a_part_that_only_says_which_decoys_leaves_the_window_to_guard():
     # (a rest that is all move kinds guards nothing, as before; a part that names a state still guards)
     assert guard_rest("each decoy move", always) == ""
     assert guard_rest("each decoy move; while User3 is clean", always) == "while User3 is clean"
+
+
+# --- a stand-up note's label for the day ---------------------------------------------------------------------------
+
+_STAND_UP = ("Done: moved the decoys around on the user side.\nToday: for the opening 8 steps of the run, plan a DecoyHarakaSMPT "
+             "on Op_Server0 each time it gets probed.\nNothing blocking.")
+
+
+def test_a_day_label_is_no_condition_of_the_days_order():
+    from forge.rulebook.language.wording import read_wording
+
+    assert [c.text for c in read_wording(_STAND_UP).conditions] == ["each time it gets probed"]
+    assert read_wording(_STAND_UP).situation == ""
