@@ -66,3 +66,10 @@ def test_a_day_label_is_no_condition_of_the_days_order():
 
     assert [c.text for c in read_wording(_STAND_UP).conditions] == ["each time it gets probed"]
     assert read_wording(_STAND_UP).situation == ""
+
+
+def test_a_window_the_story_tells_is_no_window_of_the_lesson():
+    from forge.rulebook.language.judged import window_said_anywhere
+
+    told = "User1 sat rooted from step 9 on while I chased decoys elsewhere. Keep to this: Restore User1 when it is rooted."
+    assert window_said_anywhere((), told) == ()
