@@ -115,7 +115,7 @@ def window_said_anywhere(found: tuple, text: str) -> tuple:
     the rule spoke at every step; judged, a window only narrows it (the cautious side)."""
     if any(isinstance(j, InEpisode) and isinstance(j.claim, EpisodeStep) for j in found):
         return found
-    # (only a sentence that advises, "I should ...", "we must ...": a window the story tells, "it stayed owned from step 6
+    # (only a sentence that advises, "I should ...", "we must ...": a window the story tells, "it sat rooted from step 9
     # on", is what happened, no window of the lesson)
     advised = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text or "") if _ADVISING.search(s))
     windows = [InEpisode("episode time", w) for w in episode_claims(advised) if isinstance(w, EpisodeStep)]
