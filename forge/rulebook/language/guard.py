@@ -49,6 +49,12 @@ from forge.rulebook.language.wording import conditions_left_out, read_wording
 # row showed false, so the rule fired where the other hosts were not shown)
 
 
+# (r58n) What is left of a condition once its windows of steps are read, where an "only" led them ("only before step 5",
+# "only in steps 28-30"): that "only" holds the rule to the window, which the window says; it restricts nothing else.
+# Left, it was a restriction the claims placed nowhere, and a rule guarded by "only in the last steps" was never read.
+_ONLY_THE_WINDOW = re.compile(r"^[\s,;:()]*only(?:\s+(?:in|during|within|at|on|over))?[\s,;:().]*$", re.I)
+
+
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
 # (not the "or" of a count: "a probe plus three or more servers hacked" states no two states as one)
 _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b(?!\s+(?:more|fewer|less)\b)"
@@ -323,6 +329,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     condition = ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
+        condition = _ONLY_THE_WINDOW.sub("", condition)  # (r58n) and the "only" that held the rule to them
     condition = NEWLY_GLOSSED.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
     clauses = CLAUSE_BREAK.split(condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
@@ -469,7 +476,7 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
     only of the words of hosts and states, nor (given the rule's own `action`) one that only orders other moves in
     other cases (`_orders_other_moves`)."""
-    text = " ".join((rest or "").split())
+    text = _kind_parts_away(" ".join((rest or "").split()), when)
     if not text or source and _outside_instruction(text, source):
         return ""
     if _other_branches(text):
@@ -563,6 +570,16 @@ _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|proces
                                 # (r57b) a time of the game, "but only on the second turn", "in the last rounds": a
                                 # condition, whatever wording the part also names
                                 r"turns?|rounds?|episodes?|games?|only\s+(?:on|in|at|for|during|from))\b", re.IGNORECASE)
+
+
+def _kind_parts_away(rest: str, when) -> str:
+    """(r58n) A rest of parts (split at ";") without those that only say which moves of a kind the order means or how
+    the answer is worded (`_answer_or_move_kind`, part by part), where another part is left: "any decoy move; only
+    after step 24" guards by its window alone. What is done is never when it applies; kept, the whole rest was
+    read as a condition the product could not place, and the rule was silent in its own window."""
+    parts = [part.strip() for part in rest.split(";") if part.strip()]
+    kept = [part for part in parts if not _answer_or_move_kind(part, when)]
+    return "; ".join(kept) if len(parts) > 1 and kept and len(kept) < len(parts) else rest
 
 
 def _answer_or_move_kind(rest: str, when) -> bool:

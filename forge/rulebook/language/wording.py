@@ -203,6 +203,13 @@ _STANDING_LABEL = re.compile(r"^\s*(?:(?:still\s+(?:true|valid|stands|holds|appl
                              r"\s*[,;]?\s*)+:\s*", re.IGNORECASE)
 
 
+# (r58n) A stand-up note's label for the day's plan, before a colon at a sentence's start: "Today:", "Tonight:", "This
+# shift:", "Plan for today:". It says when the note was written, no situation of the rule (read as one, it was a condition no
+# reading placed, and the rule was silent in its own case).
+_DAY_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:(?:the\s+)?plan\s+for\s+)?(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|"
+                        r"evening|shift|week|sprint))\s*:\s*", re.IGNORECASE)
+
+
 # (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
 # case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
 # tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
@@ -272,6 +279,7 @@ def read_wording(text: str) -> Wording:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
+    flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
     flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
