@@ -987,6 +987,17 @@ def _unlisted(text: str) -> str:
     return text.lstrip("-*0123456789.) ").strip()
 
 
+# (r58l) A reason given first and closed by a colon ("Because the ops side scores: Restore Op_Server0 once rooted"): the
+# order is what follows the colon (cut from "because" to the end, nothing was left and the note was dropped)
+# (a "since" of time, "since step 4: ...", "since the last episode: ...", is a condition, and stays)
+# (r58d) Not a reason that tells of a state ("Because User1 is rooted: Restore User1", "Given that User3 is at root: ..."):
+# that state is the case the order rests on, and cut away, the order was compiled to hold whatever the host's state.
+_REASON_TELLS_STATE = r"(?![^:.;!?]*\b(?:own|pwn|hack|breach|infect|compromis|exploit|scan|prob|root|privileg|user[\s-]+level|foothold|" \
+                      r"clean|restor|remov|decoy|malicious|suspicious|alert|flag|unknown)\w*)"
+_REASON_BEFORE_COLON = re.compile(r"^(?:because|since(?!\s+(?:step|turn|episode|round|then|before|last|\d|the\s+(?:last|first|start|previous|prior)))|"
+                                  r"given\s+that)\b" + _REASON_TELLS_STATE + r"[^:.;!?]{1,200}:\s*(?=\S)", re.IGNORECASE)
+
+
 def instruction(text: str) -> str:
     """The text without its justification ("because ...", "; it is the attacker's foothold")."""
     flat = _unlisted(" ".join(text.split()).strip())
@@ -1431,6 +1442,7 @@ def _plan(clause: _Clause, first_target: Optional[str]) -> tuple[Act, ...]:
 @lru_cache(maxsize=4096)  # the same memory is re-read at every call of an episode
 def read_rule(text: str) -> Reading:
     """What a rule or correction asks for, as far as the surrogate can make it out."""
+    text = _REASON_BEFORE_COLON.sub("", (text or "").lstrip())
     # (a list of cases under a heading, one a line, "ent srvs:\n- scan only -> ...\n- root -> ...": each line a sentence,
     # each a case the rule speaks in; a list whose lines are no situations this reader places, "- 2 -> ...", "- 3 or
     # more -> ...", is read as before: its first line alone was the rule, wider than its words)

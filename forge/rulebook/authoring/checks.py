@@ -47,13 +47,15 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.claims import claims
-from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
+from forge.rulebook.language.claims import claims, levels_by_place_read
+from forge.rulebook.language.condition import (arrow_cases, line_claims, listed_claims, semantic_claims, spoken_facts, story_state,
+                                              text_claims, windows_left_to)
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.disowned import moves_disowned
-from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
-from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
-from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
+from forge.rulebook.language.guard import (classes_set_apart_denied, complete_claims, guard_claims, guard_rest, left_out_classes_asked,
+                                          whole_claims, words_beside_evidence)
+from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, exceptions_lifted, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
+from forge.rulebook.language.scope import classes_denied, conditions_not_applied, count_kept, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
@@ -62,15 +64,15 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
-from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
+from forge.rulebook.language.markers import GOAL_OR_CONCESSION, negations_in
+from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
-from forge.rulebook.language.order import condition_elsewhere
+from forge.rulebook.language.order import REASON_FIRST, condition_elsewhere
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
@@ -171,8 +173,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if _fallback_after_the_order(words, condition.text, action) or _unavailability_guarded(words.text, condition.text, unexpressed):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
-        if _kept_out_by_class(condition.text, predicate, action, about):
-            continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
+        if _kept_out_by_class(condition.text, predicate, action, about) or _excepted_kept_out(condition, words, predicate):
+            continue  # (r39k) "a host ... that is not on the op subnet"; (r58m) "op boxes except Op_Host2": kept out
         if _only_named_kept(condition.text, predicate) or _denial_implied(condition.text, words, predicate):
             continue  # (r48m) "Op_Host1 hit (only Op_Host1, ...)": that host alone kept; (r53h) a denial its states exclude
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
@@ -205,7 +207,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended)
+    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended, predicate)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -784,7 +786,8 @@ def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optiona
     return None
 
 
-def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = ()) -> Optional[str]:
+def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = (),
+                       predicate=None) -> Optional[str]:
     """An order of a verb whose own clause holds a negation (or a doubt) that the reading places nowhere: no
     prohibition or dispreferred verb of that clause, no host it excepts or contrasts, no condition. Whether the text
     orders the verb or turns it down is then unknown ("I'd rather we didn't restore Op_Server0", "no point
@@ -809,6 +812,11 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
+            # (r58m) a goal or a concession before the order, naming no move ("make sure no one reaches <host>: ...",
+            # "though <host> is seldom touched, ..."): its "no one" or "seldom" is its own (r58b: where the rest of the
+            # text states the condition the predicate says, `_goal_aside_placed`)
+            if _goal_aside_placed(words.text, predicate):
+                cues = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else " ", cues)
             # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
             # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
             cues = _TAKEN_BACK.sub(" ", cues)
@@ -831,6 +839,24 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                     f"nowhere ({clause.strip()[:70]!r}): whether the text orders {verb} or turns it down is not "
                     "certain; keep the rule semantic")
     return None
+
+
+def _goal_aside_placed(text: str, predicate) -> bool:
+    """(r58b) Whether a goal or an opening concession (markers.GOAL_OR_CONCESSION) may be set aside as no negation of
+    the order: only where the rest of the text, the goal read as no more than the hosts it names, states a condition of
+    its own that the predicate says ("make sure no one takes admin on <host>: the turn its row reads user level, plan
+    its Restore"). With none ("make sure no one keeps root on <host>: Restore <host>"), nothing else reads the goal's
+    state: set aside, its "no one" let any trigger pass, one on the host clean or at root alike, and the order stood
+    always; kept, the rule stays semantic."""
+    if predicate is None:
+        return False
+    rest = GOAL_OR_CONCESSION.sub(lambda m: m.group(0) if verbs_in(m.group(0)) else
+                                  " ".join(hosts_in(m.group(0))) + (":" if m.group(0).rstrip().endswith(",") else ""), text)
+    found = semantic_claims(rest, "predicate refused: a check", rest)
+    if found is None or not any(not atom.bare() for atom, neg in atoms_of(found) if not neg):
+        return False
+    # (the claims check's own verdict on the rest, where it reads it: "whenever its row reads compromised")
+    return implies(predicate, found) or text_claims(rest)[0] is not None and _claims(rest, predicate, "") is None
 
 
 def _another_verbs_negation(cues: str, verb: str) -> bool:
@@ -914,9 +940,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
             # (r48m: or aimed at what a trigger matches that never matches it, "decoy every user host ...; User3 gets no
             # decoy": the trigger keeps User3 out)
-        if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
-                                                     or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
-            continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
+        if (host in _included(words.instruction) or host in _whole_class_listed(words.hosts)) \
+                and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
+                     or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
+            continue  # one of the class the entry names: said to be included, or (r58m) listed with all the others
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
@@ -946,9 +973,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     # the same exclusion)
     # (r57b) and a host an aside sends to another note, "(Op_Server0: see my other card)": its case is that note's, so a
     # trigger over its class must leave it out (kept in, this rule was injected where the other note decides)
+    lifted = exceptions_lifted(words.text)
     for host in dict.fromkeys([*words.excepted, *words.contrasted, *_sent_to_another_note(words.text)]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
-                       for h in atom.hosts() if atom.host is not None)
+                       for h in atom.hosts() if atom.host is not None) or host in lifted and _lifted_kept(predicate, host, lifted[host])
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
                 else "sends to another note"
@@ -958,6 +986,20 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
         or _banned_move_on_case(words, predicate, action)
+
+
+def _lifted_kept(predicate, host: str, state) -> bool:
+    """(r58l) Whether every case of the predicate that can match an excepted host holds that host in the state its
+    exception waits on ("except Op_Host2, until Op_Host2 is at root": Op_Host2 only in that state)."""
+    branches = dnf(predicate)
+    if branches is None:
+        return False
+    for branch in branches:
+        positive = [atom for atom, positive in branch if positive]
+        if any(host in atom.hosts() for atom in positive) and \
+                not implies(positive[0] if len(positive) == 1 else AllOf(tuple(positive)), state):
+            return False
+    return True
 
 
 # (r57d) The clause of a case inside an order, "... once / after / when / while / as long as <host> <state>": its hosts are
@@ -1146,6 +1188,13 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
 _INCLUDED = re.compile(r"\b(?P<host>\w+)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?:the\s+)?(?P<after>\w+)\b"
                        r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?:the\s+)?(?P<specimen>\w+)\b",
                        re.IGNORECASE)
+
+
+def _whole_class_listed(hosts: Iterable[str]) -> set[str]:
+    """(r58m) The hosts of every class a text names all of ("the op boxes, Op_Host0 to Op_Host2 and Op_Server0"): a
+    trigger on that class names them, every one and no other."""
+    named = set(hosts)
+    return {h for members in HOST_CLASSES.values() if set(members) <= named for h in members}
 
 
 def _included(instruction: str) -> set[str]:
@@ -1354,6 +1403,33 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
     denied = classes_denied(condition)
     reach = set(positive_hosts(predicate))
     return bool(denied) and bool(reach) and not reach & hosts_of(denied) and not (about - hosts_of(denied))
+
+
+# (r58m) Named hosts set aside from a class in the words that name it: "all user desks except User0 or User4", "the op
+# machines (not Op_Host1)", "save Op_Server0".
+_HOSTS_SET_ASIDE = re.compile(rf"\b(?:{EXCEPT_WORDS}|not|save|but)\s+(?:the\s+)?{HOST_NAME}"
+                              rf"(?:\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:the\s+)?{HOST_NAME})*\b", re.IGNORECASE)
+
+
+def _excepted_kept_out(condition, words: Wording, predicate) -> bool:
+    """(r58m) Whether a condition's only negation sets named hosts aside from a class it names (`_HOSTS_SET_ASIDE`), and the
+    trigger keeps to the rest of that class: by matching none of the hosts set aside it says what the exception says, no
+    "not" needed. A negation left once the hosts set aside are taken out ("... except User2, when not scanned") stays one
+    to express, and so does a trigger that can match a host outside the class or one set aside (r58b: or a host set aside
+    that the text names again elsewhere)."""
+    if not condition.classes or not condition.hosts or not set(condition.hosts) <= set(words.excepted):
+        return False
+    if negations_in(_HOSTS_SET_ASIDE.sub(" ", condition.text)):
+        return False
+    # (r58b) nor where a host set aside is named again outside what sets it aside ("the user hosts except User1: if
+    # User1 is exploited, decoy them"): there it is a condition's subject, which a trigger on the rest of the class drops
+    if set(hosts_in(_HOSTS_SET_ASIDE.sub(" ", words.text))) & set(condition.hosts):
+        return False
+    # (r58b) nor where the class's words count fewer hosts than the rest ("the two enterprise machines (not Enterprise1)")
+    if not all(count_kept(condition.text, c, words.excepted) for c in condition.classes):
+        return False
+    reach = set(positive_hosts(predicate))
+    return bool(reach) and not reach & set(condition.hosts) and reach <= hosts_of(condition.classes)
 
 
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
@@ -1733,6 +1809,8 @@ def _level_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[
         body = evidence_away(condition.text)
         if _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", body)):
             return None
+        if LEVEL_RELATIVE.search(body) and levels_by_place_read(body) and any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
+            return None  # (r58l) "below root", "above user level" asked by a level: `_level_relative` judges it
         for found in _LEVEL_PHRASE.finditer(body):
             if condition.negations or _DENIED_BEFORE.search(body[:found.start()]):
                 return None
@@ -1755,11 +1833,18 @@ def _level_relative(text: str, predicate) -> Optional[str]:
     """(r55d) A level said by its place against another ("if it is above user level", "below root", "past user level":
     clauses.LEVEL_RELATIVE) compiled with a compromise level: most often the level it names, the opposite of its words
     ("above user level" is root), and no level of the table says "above" or "below" as such: refused."""
-    said = LEVEL_RELATIVE.search(example_aside_away(text or ""))
+    lesson = example_aside_away(text or "")
+    said = LEVEL_RELATIVE.search(lesson)
     if said is None or not any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
         return None
-    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate asks "
-            "a level of the table: keep the rule semantic")
+    # (r58l) where the reader places each such level (claims.levels_by_place_read: "below root" is anything but root,
+    # "above user level" root) and the predicate says no more than that reading, it is held to it: refused whatever it
+    # said, the right reading of "less than root" was kept semantic and won no query
+    found = rule_claims(text, with_instruction=True, bare=False)
+    if levels_by_place_read(lesson) and found is not None and implies(predicate, found):
+        return None
+    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate "
+            "asks a level of the table its reading does not place: keep the rule semantic")
 
 
 def _level_denied(text: str, predicate) -> Optional[str]:
@@ -2019,6 +2104,44 @@ def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
     return None
 
 
+def _class_left_out_asked(text: str, predicate) -> Optional[str]:
+    """(r58h) A class the text leaves out of its rule, in its order's sentence or a clause of its own ("..., except on
+    the op boxes", "rule 4 does not hold for user hosts": guard.classes_left_out), that the predicate can
+    still match a host of: the rule would hold where its words say it does not apply."""
+    asked = left_out_classes_asked(text, predicate)
+    only = {h for cls in classes_set_apart_denied(text) for h in HOST_CLASSES[cls]}
+    if only and set(positive_hosts(predicate)) - only:
+        # (r58a) the hosts set apart from a class denied in their turn ("anything other than op hosts stays untouched",
+        # guard.classes_set_apart_denied): the rule is for that class alone, never the others'
+        return "scope: the text denies the hosts outside the class it sets apart, but the predicate can match one: keep to that class"
+    if not asked:
+        return None
+    cls = sorted(asked)[0]
+    return f"scope: the text leaves the {cls} hosts out, but the predicate can match a {cls} host: keep those hosts out"
+
+
+def reason_states(reason: str) -> bool:
+    """(r58d) Whether a reason said first (order.REASON_FIRST) tells of a state: "Because User1 is rooted: ...", "Given
+    that the user hosts are at root: ...", or state words the claims do not read ("got exploited again"); not "Because
+    the ops side scores: ..."."""
+    found = claims(reason)
+    return bool(state_words_in(reason)) if found is None else any(not atom.bare() for atom, _ in atoms_of(found))
+
+
+def _reason_state_dropped(text: str, predicate) -> Optional[str]:
+    """(r58d) A reason said first whose words tell of a host's state ("Because User1 is rooted: Restore User1", "Since
+    Op_Server0 got exploited: Remove it"): that state is the case the order rests on, so the predicate must state it
+    (with the reason cut as a justification, the order held on User1 whatever its state, a Restore of a clean host)."""
+    found = REASON_FIRST.match(" ".join((text or "").split()))
+    if found is None or not reason_states(found["reason"]):
+        return None
+    state = claims(found["reason"])
+    if state is not None and implies(predicate, state):
+        return None
+    return (f"claims: the text's reason said first tells of a state ({found['reason'].strip()!r}), the case its order "
+            "rests on, but the predicate does not state it: express it, or keep the rule semantic")
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -2052,12 +2175,12 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
-        or _move_disowned(text, action) \
+        or _move_disowned(text, action) or _reason_state_dropped(text, predicate) \
         or _ban_limited(words, predicate, action) \
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
-        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) \
+        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) or _class_left_out_asked(text, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
@@ -2073,7 +2196,35 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
-        or _server_on_named_host(words, predicate, action)
+        or _server_on_named_host(words, predicate, action) or _class_order_distributed(words, predicate, action)
+
+
+# (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
+# rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an
+# exploit"). The order is then distributive: each host on its own state. (Not "if one is owned and the other clean, decoy
+# the clean one": "one" picks among hosts, and the order's target is the one its words pick.)
+_OWN_STATE_CONDITION = re.compile(r"^\W*(?:once|when(?:ever)?|as\s+soon\s+as|if|after|the\s+moment)\s+(?:(?:it|they)\b|"
+                                  r"(?!any\b|some\b|an?\b|the\b|one\b|no\b)\w+(?:ed|en)\b|(?:at|under|on|in)\s)|"
+                                  r"^(?!\W*(?:once|when|whenever|if|after|while|as\s+soon)\b)[^,;:]*\b(?:that|which|who|whose)\b",
+                                  re.IGNORECASE)
+# Words that put the order on the whole class at once: "the whole subnet", "all of them at once", "the entire class".
+_WHOLE_CLASS_AT_ONCE = re.compile(r"\b(?:whole|entire|subnets?|at\s+once|all\s+at\s+the\s+same\s+time|in\s+one\s+go|"
+                                  r"(?:all|every\s+one)\s+of\s+them)\b", re.IGNORECASE)
+
+
+def _class_order_distributed(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r58l) An order on each host of a class in its own state ("Restore every enterprise box once rooted, Enterprise2
+    included", `_OWN_STATE_CONDITION`) compiled as an order on the whole class: the action's move aimed at every host of
+    the class, which the trigger fires on when any one host (or one named member) is in that state. The move then falls
+    on the class's hosts that are not, wider than the words: aim it at $matched, on the class's hosts in that state."""
+    classes = [target for _, target in _own_moves(action) if target in HOST_CLASSES]
+    if not classes or str((action or {}).get("mode", "")).lower() != "do" or not words.conditions \
+            or all(atom.bare() for atom, _ in atoms_of(predicate)) or _WHOLE_CLASS_AT_ONCE.search(words.text):
+        return None
+    if not all(_OWN_STATE_CONDITION.search(c.text) and not c.hosts and set(c.classes) <= set(classes) for c in words.conditions):
+        return None
+    return (f"scope: the text orders its move on each {classes[0]} host in its own state, but the action aims it at every "
+            f"{classes[0]} host whenever the trigger holds: aim it at $matched")
 
 
 def _server_on_named_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
@@ -2096,6 +2247,10 @@ def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:
     rule; a move turned down or left for later ("- PARKED: Restore User3 once it is rooted") orders nothing, and minutes that
     agreed no move order nothing at all. (The reading of the minutes is their agreed items alone, so a move named only in
     another item was a word no check saw.)"""
+    if isinstance(action, dict) and request_turned_down(text):
+        # (r58h) a request whose status line turns it down (minutes.request_turned_down): its move is no order
+        return ("polarity: the text is a request or proposal that its status line or last clause turns down: it orders nothing; keep the "
+                "rule semantic")
     if not isinstance(action, dict) or not _ITEMS_LABELLED.search(text):
         return None
     agreed = agreed_items(text)
@@ -2131,7 +2286,7 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
     if "time" in limits and all(atom.bare() for atom in atoms):
-        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\"), but the \"never\" "
+        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\", \"before\" another host), but the \"never\" "
                 f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")
     return None
 

@@ -45,7 +45,7 @@ from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, r
 from forge.rulebook.language.meaning import grammar_meaning
 from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines, phase_named
-from forge.rulebook.authoring.checks import completed_action, text_problem
+from forge.rulebook.authoring.checks import completed_action, reason_states, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.episode import step_windows
 from forge.rulebook.language.condition import decides_nothing
@@ -54,7 +54,7 @@ from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.markers import states_something
 from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
-from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, SINCE_AS_REASON, sentences
+from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, REASON_FIRST, SINCE_AS_REASON, sentences
 from forge.rulebook.language.forms import bare_question_said
 from forge.rulebook.language.wording import read_wording
 
@@ -183,9 +183,19 @@ class CompileReport:
 # -- pure helpers -------------------------------------------------------------------------------------
 
 
+def _reason_first_cut(line: str) -> str:
+    """`line` without a reason said first and closed by a colon (order.REASON_FIRST), where what follows gives an order.
+    (r58d) Not where the reason tells of a state ("Because User1 is rooted: Restore User1", "Given that User3 is at
+    root: ..."): that state is the case the order rests on, and the order cut from it held whatever the host's state.)"""
+    found = REASON_FIRST.match(line)
+    if found is None or reason_states(found["reason"]):
+        return line
+    return line[found.end():] if read_wording(line[found.end():]).gives_order else line
+
+
 def strip_justification(text: str) -> str:
     """The imperative without its reasons: one line, the first sentence's clause before any "because"."""
-    line = " ".join((text or "").split())
+    line = _reason_first_cut(" ".join((text or "").split()))
     cut = _JUSTIFICATION.sub("", line).strip().rstrip(",;:-").strip()
     whole = read_wording(line)
     if cut == line or not whole.gives_order:

@@ -386,6 +386,32 @@ def _level_by_place_said(condition: str) -> Optional[tuple[str, tuple[str, ...],
     return None if unread else (placed, tuple(meant), _LEVEL_BY_PLACE.sub(" ", condition))
 
 
+# (r58d) Words before a level said by its place, in its clause, that turn or hedge it: "anything but below root" (root),
+# "rarely below root", "it may be below root", "it isn't below root", "unless it is below root". The place reader reads the
+# level phrase alone, so where one of them stands before it, its reading is no reading of the clause.
+_PLACE_TURNED_BEFORE = re.compile(r"\b(?:but|except|unless|until|other\s+than|besides|save|bar|rather\s+than|instead\s+of|"
+                                  r"anything|everything|all|never|no|not|nothing|none|longer|rarely|seldom|hardly|barely|scarcely|"
+                                  r"may|might|could|perhaps|possibly|maybe|probably|likely|sometimes|occasionally|if\s+ever)\b|"
+                                  r"n['\u2019]t\b", re.IGNORECASE)
+
+
+def levels_by_place_read(text: str) -> bool:
+    """(r58l) Whether the text says some level by its place against another and `_level_by_place_said` reads each one
+    ("below root", "less than root", "above user level"): the checks may then hold a predicate to those levels.
+    (r58d) Not where a word before one of them in its clause turns or hedges it (`_PLACE_TURNED_BEFORE`)."""
+    text = text or ""
+    placed = _level_by_place_said(text)
+    if placed is None or not placed[1]:
+        return False
+    for found in _LEVEL_BY_PLACE.finditer(text):
+        # (from the clause's start or its "when": "Never Restore User1 when it is below root" is a ban in that case)
+        clause = re.split(r"[.,;:!?()\n]|\s[-\u2013\u2014]+\s|\b(?:when(?:ever)?|if|once|while|as\s+soon\s+as)\b",
+                          text[:found.start()], flags=re.IGNORECASE)[-1]
+        if _PLACE_TURNED_BEFORE.search(clause):
+            return False
+    return True
+
+
 def _level_placed_kept(found, meant: tuple[str, ...], rest: str) -> bool:
     """(r57a) Whether the claims of a condition whose levels by place were said plainly (`_level_by_place_said`) keep
     each such level as its own part, and some other part where the rest of it states something more ("exploited but

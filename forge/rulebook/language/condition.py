@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
+from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
@@ -24,11 +25,11 @@ from forge.rulebook.language.forbidding import falls_short_away
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.forms import line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
-from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
+from forge.rulebook.language.guard import classes_left_out, complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
 from forge.rulebook.language.markers import negations_in, other_host_away
 from forge.rulebook.language.names import classes_in, hosts_in, named_in_full, state_words_in, verbs_in
-from forge.rulebook.language.minutes import agrees_nothing
+from forge.rulebook.language.minutes import agrees_nothing, asks_nothing, request_turned_down
 from forge.rulebook.language.order import condition_elsewhere, sentences
 from forge.rulebook.language.rule_claims import (ORDER_ENDED, conceded_away, conceded_states, excepting,
                                                  narrower_cases_away, rule_claims)
@@ -299,8 +300,10 @@ def decides_nothing(text: str) -> bool:
     # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward; (r55b) and a
     # meeting's minutes that agreed no move, minutes.agrees_nothing: every move in them turned down or left for later)
     # (r55e: and a quoted note with no verdict under it, only a question or nothing, replies.proposal_unsettled)
+    # (r58h: and a request whose status line turns it down, minutes.request_turned_down; and a note that says it asks for no
+    # move, minutes.asks_nothing)
     return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "") \
-        or proposal_unsettled(text or "")
+        or proposal_unsettled(text or "") or request_turned_down(text or "") or asks_nothing(text or "")
 
 
 def line_claims(rows):
@@ -365,6 +368,14 @@ def conceded_with_alternative(text: str) -> str:
     return _CONCEDED_CASE.sub("", text)
 
 
+def _rule_claims_kept(directive: str):
+    """The claims of a rule's words (rule_claims.rule_claims, its order's sentence too), less (r58h) the hosts of a class
+    the text leaves out of the rule ("clause 1 does not hold for op hosts", guard.classes_left_out): the claims stand for
+    the other classes' hosts alone, as they do for a host the text excepts."""
+    return excepting(rule_claims(directive, with_instruction=True),
+                     {h for cls in classes_left_out(directive) for h in HOST_CLASSES[cls]})
+
+
 def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
     """`semantic_claims` read of the rule's own words (its story aside)."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
@@ -375,7 +386,7 @@ def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
         listed = listed_claims(text or directive)
         return confirmed(listed) if listed is not None else Not(Always())
     directive = conceded_with_alternative(directive)
-    found = rule_claims(directive, with_instruction=True)
+    found = _rule_claims_kept(directive)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")
     if complete_claims(directive, found) or conceded_states(directive) and complete_claims(conceded_away(directive), found):
@@ -635,7 +646,7 @@ def claims_decide(directive: str, semantic_reason: str = "") -> bool:
     claims read the whole of its condition."""
     # (r43m: or a condition that is what the evidence shows, with what is left of it read whole, `evidence_rest`: judged.py
     # judges the evidence and the claims the rest, so the cosine adds nothing; left to it, a note in shorthand was silent)
-    return refused_predicate(semantic_reason) or complete_claims(directive, rule_claims(directive, with_instruction=True)) \
+    return refused_predicate(semantic_reason) or complete_claims(directive, _rule_claims_kept(directive)) \
         or evidence_rest(directive) is not None
 
 

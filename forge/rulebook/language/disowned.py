@@ -21,7 +21,12 @@ _SAID_BY_BEFORE = re.compile(r"(?<![\w'])(?!(?:i|we|you)\b)(?P<who>[\w']+)\s+(?:
 
 # Who said it, after the words: "never Restore it, says Dana", "..., according to the old card".
 _SAID_BY_AFTER = re.compile(r",\s*(?:(?:says?|said|insists?|insisted|claims?|claimed|writes|wrote)\s+(?!(?:i|we|me|us)\b)[\w']+|"
-                            r"according\s+to\s+(?!(?:me|us)\b)[\w']+|per\s+(?!(?:me|us)\b)[\w']+)", re.IGNORECASE)
+                            r"according\s+to\s+(?!(?:me|us)\b)[\w']+|per\s+(?!(?:me|us)\b)[\w']+|"
+                            # (r58d) and the speaker before the verb, closing the clause: "Restore User1 at once, they say",
+                            # "..., Dana thinks" (read as said before words that come after it, nothing was reported, and
+                            # the order the writer calls wrong stood as the writer's)
+                            r"(?!(?:i|we)\b)(?:[\w']+\s+){0,3}?(?<!\bi\s)(?<!\bwe\s)[\w']+\s+(?:(?:still|always|all)\s+)?(?:says?|said|claims?|claimed|thinks?|thought|"
+                            r"insists?|insisted|believes?|believed|reckons?|reckoned)\s*[.!]?\s*$)", re.IGNORECASE)
 
 # A source the writer calls superseded: "the old card", "the former runbook", "last year's playbook".
 _OLD_SOURCE = re.compile(r"\b(?:old|older|former|previous|outdated|obsolete|retired|superseded|last\s+year's)\b", re.IGNORECASE)
@@ -30,7 +35,11 @@ _OLD_SOURCE = re.compile(r"\b(?:old|older|former|previous|outdated|obsolete|reti
 _WRITER_REJECTS = re.compile(r"\b(?:i|we)\s+(?:(?:strongly|completely|respectfully|totally|still)\s+)?(?:disagree|object|reject\s+(?:it|that|this)|"
                              r"don'?t\s+(?:agree|buy\s+it|think\s+so)|say\s+(?!(?:the\s+same|so|too|likewise|yes|amen|ditto|agree)\b))|"
                              r"\bnot\s+me\b|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:just\s+|plain\s+|simply\s+|dead\s+)?"
-                             r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice)\b", re.IGNORECASE)
+                             r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice)\b|"
+                             # (r58l) the reporters themselves called wrong, "people say ...; they are wrong", "folks claim
+                             # ...; they're mistaken": read as no rebuttal, the claim reported was stored as the writer's ban
+                             r"\b(?:they|those\s+(?:people|folks|guys))(?:'re|\s+are|\s+were)\s+(?:just\s+|plain\s+|simply\s+|dead\s+|all\s+|flat\s+)?"
+                             r"(?:wrong|mistaken)\b", re.IGNORECASE)
 
 # Quoted words and what follows them in their sentence: '"Never Restore User2" is wrong', "“Restore it” is a mistake".
 _QUOTED = re.compile(r"[\"\u201c](?P<quoted>[^\"\u201c\u201d]{3,160})[\"\u201d](?P<after>[^.;!?]{0,60})")
@@ -41,7 +50,11 @@ _CALLED_WRONG = re.compile(r"^\s*(?:is|was|'s|sounds|seems|would\s+be)\s+(?:(?:j
 
 def _moves(words: str) -> set[tuple[str, str]]:
     """The moves some words say, each with whether they forbid it ("never") or order it ("do")."""
-    mode = "never" if forbids_verb(words) else "do"
+    # (r58l: or a judgement that puts the move down, "restoring it is never worth the step", "a Remove there is pointless",
+    # as the wording reader reads a ban: `forbids_verb` alone read those as orders, and the claim rebutted stayed a ban)
+    from forge.rulebook.language.wording import read_wording  # lazy: wording reads far more than this needs
+
+    mode = "never" if forbids_verb(words) or read_wording(words).prohibitions or read_wording(words).dispreferred else "do"
     return {(mode, verb) for verb in verbs_in(words)}
 
 
@@ -58,6 +71,8 @@ def moves_disowned(text: str) -> frozenset[tuple[str, str]]:
         start = text.find(clause, start)
         later = text[start + len(clause):]
         before, after = _SAID_BY_BEFORE.search(clause), _SAID_BY_AFTER.search(clause)
+        if before is not None and after is not None and not re.search(r"\w", clause[before.end():]):
+            before = None  # (r58d) "..., they say": the speaker closes the clause, the words are before it
         if before is not None and (_OLD_SOURCE.search(clause[:before.start("who") + len(before["who"])])
                                    or _WRITER_REJECTS.search(clause[before.end():] + " " + later)):
             out |= _moves(clause[before.end():])

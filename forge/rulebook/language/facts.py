@@ -127,6 +127,19 @@ _REQUEST_WAITED = (r"\b(?:if|when|whenever|once|unless|until|after)\s+(?:(?:we|y
                    r"gives\s+the\s+(?:word|go-ahead|ok|nod))\b")
 
 
+# (r58m) The episode a span of steps is counted in: "of the episode", "of a 20-step game", "of this run".
+_OF_THE_EPISODE = r"\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:[\w-]+[- ]steps?\s+)?(?:episode|game|run|match)\b"
+_OF_THE_EPISODE_NOT = rf"(?!{_OF_THE_EPISODE})"
+
+# (r58l) Another episode than the one under way, told as past: "last game", "the previous episode", "an earlier run",
+# "the run before". (Not "the last step", "the previous turn": this episode's history; nor in a clause the writer tells of
+# themselves, "In the previous episode I waited too long", "Last game we lost Op_Server0": a story, the lesson after it is now.)
+_PAST_EPISODE_SAID = (r"(?:^|(?<=[.;:,!?\n]))(?![^.;:,!?\n]*\b(?:i|we|me|us|my|our)\b)[^.;:,!?\n]*?(?:"
+                      r"\b(?:last|previous|prior|past|earlier|preceding|former|yesterday['\u2019]?s?)\s+(?:episode|game|match|run|seed)s?\b"
+                      r"(?!\s+(?:of\s+)?(?:steps?|turns?))|"
+                      r"\b(?:episode|game|match|run|seed)\s+before(?:\s+(?:this|last|that))?\b(?!\s+(?:it|the|an?|we|you|i)\b))")
+
+
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
@@ -166,7 +179,9 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked|"
         rf"leaves|keeps|kept|turns|makes)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for (?:at least )?{_NUMBER}(?:\+| or more| or longer)? (?:more )?(?:steps|turns)|"
+        # (r58m: not a span of the episode itself, "its final 3 steps of a 20-step game", "over 6 steps of this run": when
+        # in the episode, its own fact below)
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions){_OF_THE_EPISODE_NOT}|for (?:at least )?{_NUMBER}(?:\+| or more| or longer)? (?:more )?(?:steps|turns)|"
         # (r48c) a span said with its least count, "for 3+ steps", "two or more turns", and "owned 3+ steps" with no "for"
         rf"(?:compromis\w*|exploit\w*|owned|pwned|rooted|hacked|breach\w*|infect\w*|popped|held) (?:at least )?{_NUMBER}(?:\+| or more| or longer) (?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
@@ -195,7 +210,7 @@ FACTS: tuple[Fact, ...] = (
         r"\b(?:(?:early|late|later)\s+(?:in|on)\s+(?:the\s+)?(?:episode|game|run|match)|(?:at|near|towards?)\s+the\s+(?:start|beginning|end|outset)\s+"
         r"of\s+(?:the\s+)?(?:episode|game|run|match)|in\s+the\s+(?:first|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
         r"(?:before|after|until|till|by|from|past|beyond)\s+step\s+\d+|steps?\s+\d+\s*(?:-|to|through|and)\s*\d+|"
-        r"(?:first|opening|last|final)\s+(?:few\s+|\w+\s+)?(?:steps|turns|moves)\s+of\s+(?:the\s+)?(?:episode|game|run))\b",
+        r"(?:first|opening|last|final)\s+(?:few\s+|\w+\s+)?(?:steps|turns|moves)" + _OF_THE_EPISODE + r")\b",
         re.IGNORECASE), lambda text, situation: False),
     # Whether an action succeeded: CAGE-2's blue table does not say; a context must state it in words.
     Fact("action outcome", re.compile(
@@ -234,6 +249,10 @@ FACTS: tuple[Fact, ...] = (
     # asked should we Remove User1" held the Remove wherever User1 was shown). Said where it ends its clause: "when
     # asked what to pick" addresses a role, no condition.
     Fact("request", re.compile(_REQUEST_WAITED, re.IGNORECASE), lambda text, situation: False),
+    # (r58l) What happened in another episode than the one under way: "whichever box got rooted last game", "the host at
+    # root in the previous episode", "an earlier run". No context states it (the history lines are this episode's steps),
+    # so a rule that waits on it is silent: read as the state now, it fired on whichever host showed that state today.
+    Fact("past episode", re.compile(_PAST_EPISODE_SAID, re.IGNORECASE), lambda text, situation: False),
 )
 
 

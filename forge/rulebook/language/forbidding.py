@@ -40,6 +40,9 @@ _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not
            # (r49m) "It is prohibited to pick a Remove on ...", "it is not permitted to ..."
            r"forbidden|prohibited|not\s+permitted|not\s+allowed|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # (r58q) a negative inversion that carries on a ban: "Nor should anyone remove ...", "Neither do we restore ...";
+           # read as no prohibition, the move after it was stored as an order, the opposite of the words
+           r"(?:nor|neither)\s+(?:should|shall|must|may|can|could|will|would|do|does|did)|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            # (r42m: nor "no one has inspected it yet", what was not done so far: a report, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)(?!\s+one\s+(?:has|have|had)\b)|without|"
@@ -344,7 +347,10 @@ MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:sh
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
-_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
+# (r58h: "shall", the modal of a written procedure's clauses, "the defender shall reimage it then": read as no order, the move
+# a ban sends the reader to was no part of the rule, and a faithful compilation of it was refused as a verb the text
+# never ordered)
+_MODAL_ORDER = re.compile(r"\b(?:should|shall|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           + MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                           # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)
@@ -535,7 +541,7 @@ INVERTED_AUXILIARY = (r"\b(?:should|shall|may|must|can|could|will|would)\s+(?:an
 
 # (r56h: up to an inverted auxiliary, INVERTED_AUXILIARY: the ban's own clause starts there, and its host is the ban's
 # place, not one waited on)
-_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b(?:(?!" + INVERTED_AUXILIARY + r")[^.;:!?,])*", re.IGNORECASE)
+_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before|ahead\s+of|prior\s+to)\b(?:(?!" + INVERTED_AUXILIARY + r")[^.;:!?,])*", re.IGNORECASE)
 
 
 def hosts_waited_on(text: str) -> set[str]:
@@ -1355,6 +1361,12 @@ _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bm
 _MOVE_ALONE = re.compile(r"[\w-]*(?:\s+(?:it|them|there|\w+\d|(?:on|of|for)\s+(?:it|them|\w+\d)))?\s+(?:only|alone|by\s+itself|"
                          r"on\s+its\s+own)\b", re.IGNORECASE)
 _LIMIT_RANK = ("time", "count", "alone")
+# (r58l) A ban put before the move on another named host, said with nothing after that host: "do not Restore User1
+# before User2", "never Remove E1 ahead of E0". It holds until that host has had the move, a time the ban waits on; read
+# as a plain "never", the move on its host was forbidden for good, wider in time than the words.
+_BEFORE_ANOTHER_HOST = re.compile(rf"[^.;:!?]*?\b(?:before|ahead\s+of|prior\s+to)\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})\b"
+                                  r"(?:['\u2019]s\s+(?:\w+\s+)?(?:is|gets|has\s+been)\s+(?:done|made|run|through))?\s*(?=[.;!?,)]|$|\s(?:and|but)\b)",
+                                  re.IGNORECASE)
 
 
 # (r56l) Steps spent on a move, counted past one, and turned down: "never spend more than one step restoring User1", "don't
@@ -1382,6 +1394,8 @@ def limited_bans(instruction: str) -> dict[str, str]:
         limit = _BAN_LIMIT.search(clause)
         kind = "alone" if _MOVE_ALONE.match(instruction, verb.end()) else None if limit is None else \
             "count" if limit["count"] else "time"
+        if kind is None and _BEFORE_ANOTHER_HOST.match(instruction, verb.end()):
+            kind = "time"
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)

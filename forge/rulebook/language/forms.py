@@ -27,6 +27,12 @@ from forge.rulebook.language.spelling import misspellings_mended
 _BRAINER_AFFIRMS = (r"[\s\u2010\u2011-]*brainers?\b(?![^.!?\n]*(?:\?|\b(?:not|no|nope|never|hardly|but|except|unless|wrong)\b|"
                     r"n['\u2019]t\b))")
 NO_BRAINER = r"(?!" + _BRAINER_AFFIRMS + ")"
+# (r58l) A lead that only stresses the answer after it, "No discussion, no.", "No debate about it: nope": a "no" with a noun
+# of talk after it is no answer in itself ("No doubt", "No question" urge the move when they stand alone), and the denial
+# standing alone after it is the answer. Held off by the lead's noun, the "no" was lost and the move it turns down passed
+# as the order. (A lead alone, or before anything but a denial standing alone, is read as before.)
+_ANSWER_LEAD = (r"(?:no\s+(?:discussion|debate|argument|arguing|question|doubt|contest|discussing\s+it|ifs,?\s+ands,?\s+or\s+buts)"
+               r"(?:\s+(?:about|on)\s+(?:it|that|this))?\s*[,:;\u2013\u2014-]+\s*)?")
 
 
 # Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
@@ -594,7 +600,7 @@ def _note_shorthand_said(text: str) -> str:
 # the order round into a prohibition. An arrow after the "no" ("Remove? No -> Restore User2") closes it whole (its "-" taken
 # alone left a stray ">", and the order of the move answered "no" passed the checks).
 _ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\u2192\n]{1,60}?)\s*\?\s*"
-                          r"(?:no|nope|nah|not\s+that)\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
+                          + _ANSWER_LEAD + r"(?:no|nope|nah|not\s+that)\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
 
 
 def _answered_no_said(text: str) -> str:
@@ -1164,6 +1170,29 @@ def hedges_away(flat: str) -> str:
     return _HEDGE_CLAUSE.sub("", flat)
 
 
+# (r58h) An aside right after a host's name that keeps the condition to that host alone, set off by dashes or brackets:
+# "if User1 - just that one, not User2 - is rooted", "if User3 (and only User3) gets probed", "once Op_Host1 -- that one alone -- gets scanned". It restates what the name already says (the hosts it
+# leaves out are none the condition names); (r58a) an aside that denies the state to the other hosts, "if User2 -- and no
+# other box -- is scanned", is no restatement but a condition on them: dropped, the rule stood while another host was scanned
+# too, so it is left to the readers of the sentence as written; read as written, the condition was cut at its first dash or comma, the host
+# was read bare, and the rule stood wherever that host was shown.
+_ALONE_WORDS = (r"(?:(?:and\s+|but\s+)?only\s+(?:that|this|the\s+one)(?:\s+(?:one|host|box|machine|server))?|(?:and\s+|but\s+)?only\s+"
+                + HOST_NAME + r"|(?:that|this)\s+(?:one|host|box|machine|server)\s+(?:only|alone)|"
+                r"just\s+(?:that|this)\s+(?:one|host|box|machine|server))")
+_HOST_ALONE_ASIDE = re.compile(
+    rf"(?P<host>\b{HOST_NAME}\b)\s*(?:\(\s*|\s-{{1,2}}\s*|\s*[\u2013\u2014]\s*){_ALONE_WORDS}"
+    rf"(?:\s*,?\s*(?:(?:but|and)\s+)?(?:not|never|nor)\s+(?:the\s+)?{HOST_NAME}(?:\s*(?:,|or|and|nor|/)\s*(?:the\s+)?{HOST_NAME})*)?"
+    r"\s*(?:\)|\s-{1,2}(?=\s)|\s*[\u2013\u2014])\s*(?=[a-z])", re.IGNORECASE)
+
+
+def host_alone_aside_away(flat: str) -> str:
+    """(r58h) `flat` without an aside that keeps a condition to the host it follows alone (`_HOST_ALONE_ASIDE`): the host's
+    name stands, and the condition reads on. An aside that names the host itself among those it leaves out is kept."""
+    return _HOST_ALONE_ASIDE.sub(lambda m: m.group(0) if m["host"].lower() in m.group(0)[len(m["host"]):].lower()
+                                 and not re.search(r"only\s+" + re.escape(m["host"]), m.group(0), re.IGNORECASE)
+                                 else f"{m['host']} ", flat or "")
+
+
 def reason_aside_dropped(flat: str) -> str:
     """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
     exception heading (_EXCEPTION_WHY)."""
@@ -1397,11 +1426,19 @@ _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*
                                     rf"(?P<question>(?={_ONE_SENTENCE}{{0,60}}?{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?)|"
                                     rf"(?P<bare>(?=\s*{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?))"
                                     r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
-_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
+# (r58l) A merit fronted and then denied, "A no-brainer it is not.", "Good idea, that isn't": the answer turns the move
+# down, as "it is not a no-brainer" does (read past its fronting, the no-brainer affirmed the move, or nothing answered).
+# Only a merit: a fault fronted and denied, "a mistake it is not", affirms the move, and is left as it was.
+# (r58d: only where the denial closes its clause; "Good move, it isn't risky" denies a fault of the move, and praises it)
+_MERIT_FRONTED_DENIED = (r"(?:(?:a|an|the)\s+)?(?:(?:total|complete|real|clear)\s+)?(?:no[\s\u2010\u2011-]*brainer|"
+                         r"(?:good|great|wise|smart|sensible|safe|right|obvious|clever)\s+(?:idea|move|call|choice|plan|thing(?:\s+to\s+do)?)|"
+                         r"worth\s+(?:it|the\s+(?:step|turn|move))),?\s+(?:it|that|this)\s+(?:(?:is|was)\s+not|(?:is|was)n['\u2019]t|"
+                         r"ain['\u2019]t)\b(?=\s*(?:[.,;:!\u2013\u2014-]|$))")
+_ANSWER_DENIES = re.compile(r"^\W*" + _MERIT_FRONTED_DENIED + r"|^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b" + NO_BRAINER,
                             re.IGNORECASE)
 # (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
 # `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
-_ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
+_ANSWER_DENIES_ALONE = re.compile(r"^\W*" + _MERIT_FRONTED_DENIED + r"|^\W*" + _ANSWER_LEAD + r"(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
                                   r"\b" + NO_BRAINER + r"(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)|"
                              r"^\W*(?:(?:a|an|total|complete)\s+)*no" + _BRAINER_AFFIRMS, re.IGNORECASE)
@@ -2067,6 +2104,35 @@ def _move_named_alone(key: str) -> bool:
     words = [w for w in re.split(r"[\s_-]+", key.strip().lower()) if w]
     rest = [w for w in words if not verbs_in(w)]
     return len(words) - len(rest) == 1 and set(rest) <= _SETTING_ALLOWS
+
+
+# (r58l) An entry of a configuration block commented out ("    # - Enterprise2   # dropped: kept getting re-exploited",
+# "; hosts = User1, User2, User3"): a list entry, or a setting whose key a live line of the block sets, after a comment
+# mark. Its writer took it out of the rule: read as live, its host was one of the rule's, and its own comment ("kept
+# getting re-exploited", "owned for five steps") a history the rule waited on.
+_COMMENT_MARK = r"^\s*(?:#+|;+|//)\s*"
+_LIST_ENTRY = re.compile(r"^\s*-\s+\S")
+_KEY_SET = re.compile(r"^\s*(?P<key>[A-Za-z][\w-]{0,30})\s*[=:](?:\s|$)")
+
+
+def commented_out_away(text: str) -> str:
+    """`text` without the entries of a configuration block its writer commented out: a list entry after a comment mark
+    where live lines list entries too, or a setting after one whose key a live line sets; any other text as it stands."""
+    lines = (text or "").split("\n")
+    live = [line for line in lines if not re.match(_COMMENT_MARK, line)]
+    keys = {m["key"].lower() for line in live if (m := _KEY_SET.match(line))}
+    listing = any(_LIST_ENTRY.match(line) for line in live)
+
+    def out(line: str) -> bool:
+        mark = re.match(_COMMENT_MARK, line)
+        if mark is None:
+            return False
+        rest = line[mark.end():]
+        key = _KEY_SET.match(rest)
+        return bool(listing and _LIST_ENTRY.match(rest) or key and key["key"].lower() in keys)
+
+    kept = [line for line in lines if not out(line)]
+    return "\n".join(kept) if len(kept) < len(lines) else text
 
 
 def config_section_said(text: str) -> str:

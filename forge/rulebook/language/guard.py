@@ -26,17 +26,18 @@ from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CL
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.judged import evidence_away, evidence_tests, rating_away, without_evidence
-from forge.rulebook.language.markers import CLASS_ONLY, negations_in
+from forge.rulebook.language.markers import CLASS_ONLY, GOAL_AVERTED, negations_in
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
-from forge.rulebook.language.scope import (branches_of, class_heading, classes_denied, condition_claims, subject_of,
+from forge.rulebook.language.scope import (branches_of, class_heading, class_scope_heading, classes_denied, condition_claims, subject_of,
                                            unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
+from forge.rulebook.language.spelling import misspellings_mended
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 
 
@@ -46,6 +47,12 @@ from forge.rulebook.language.wording import conditions_left_out, read_wording
 # it, "while Enterprise2 is held"; r44h: "somewhere", as "anywhere": some host, which `GENERAL_SUBJECT` reads, "probed
 # somewhere while no box anywhere is held"; left unplaced, the reading was partial and its denial of any compromise one no
 # row showed false, so the rule fired where the other hosts were not shown)
+
+
+# (r58n) What is left of a condition once its windows of steps are read, where an "only" led them ("only before step 5",
+# "only in steps 28-30"): that "only" holds the rule to the window, which the window says; it restricts nothing else.
+# Left, it was a restriction the claims placed nowhere, and a rule guarded by "only in the last steps" was never read.
+_ONLY_THE_WINDOW = re.compile(r"^[\s,;:()]*only(?:\s+(?:in|during|within|at|on|over))?[\s,;:().]*$", re.I)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -65,7 +72,8 @@ def complete_claims(text: str, found) -> bool:
     condition_claims(words, unresolved)
     # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
     # them: `class_heading`)
-    headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None}
+    headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None
+                or class_scope_heading(words) and c.text.strip() == words.situation.strip()}  # (r58m: or a class's scope)
     # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                # (r54b: not a bracketed aside's host, "... (not User2)": `_aside_left_out` places that, where the rest is held)
@@ -83,7 +91,8 @@ def complete_claims(text: str, found) -> bool:
                                                                            else c.text for c in words.conditions), found,
                                                                  negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
-        and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found)
+        and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found) \
+        and not _left_out_class_claimed(text, found)
 
 
 def _case_denials_placed(words, found, negated) -> Optional[bool]:
@@ -191,8 +200,8 @@ def _order_states_unread(words, found) -> bool:
         rest = rest.replace(c.text, " ")
     subject = subject_of(words)
     for piece in _ORDER_PIECES.split(named_in_full(rest)):
-        if not state_words_in(piece) or verbs_in(piece):
-            continue
+        if not state_words_in(piece) or verbs_in(piece) or GOAL_AVERTED.search(piece):
+            continue  # (r58m: nor the goal the order serves, markers.GOAL_AVERTED, no condition)
         said = claims(piece, subject)
         if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
             return True
@@ -232,6 +241,79 @@ def _classes_unclaimed(words, found) -> bool:
                        for atom in atoms) for cls in named if cls in HOST_CLASSES)
 
 
+# (r58h) A host class the text leaves out of its rule, in the order's sentence or a clause of its own: "..., except on
+# the op boxes", "rule 4 does not hold for user hosts", "never applies to enterprise servers"
+_CLASS_LEFT_OUT = re.compile(
+    r"\b(?:except(?:\s+(?:on|for|in|at|with))?|excluding|other\s+than|apart\s+from|save\s+(?:on|for)|"
+    r"(?:does|do|shall|will|should|must|is|are|can)\s*(?:not|n['\u2019]t)\s+(?:be\s+)?(?:apply|applied|hold|count)\s+(?:to|on|for|in)|"
+    r"never\s+(?:applies|holds)\s+(?:to|on|for|in))\s+(?:the\s+|any\s+|an?\s+)?(?P<what>[\w-]+(?:[\s-]+[\w-]+){0,2})",
+    re.IGNORECASE)
+
+
+def _left_out_class_claimed(text: str, found) -> bool:
+    """(r58h) Whether the text leaves a host class out of its rule (`_CLASS_LEFT_OUT`: "except on the op boxes", "rule 4
+    does not hold for user hosts") and the claims may still hold on a host of it, with no denial of that class:
+    the exception was read nowhere (said in a clause of its own, the reading of the order's sentence never saw it), and the
+    claims stood for the whole of a condition they are wider than."""
+    # ((r58a) nor whole while a class is set apart and then denied, `classes_set_apart_denied`: which hosts the rule is
+    # for, the claims do not say)
+    return bool(classes_set_apart_denied(text)) or found is not None and bool(left_out_classes_asked(text, found))
+
+
+# ("nothing other than workstations", "no box except the op ones": the exception after a denial of all else is the only
+# class the rule is for, the opposite of leaving it out)
+_ALL_ELSE_DENIED = re.compile(r"\b(?:nothing|none|nobody|no(?:\s+[\w-]+){0,2}|nowhere|never|not\s+(?:a|any|one)(?:\s+[\w-]+)?)\s*,?\s*$",
+                              re.IGNORECASE)
+
+
+# (r58a) The hosts set apart from a class denied in their turn: "never any other than the user hosts", "anything other
+# than op hosts stays untouched", "boxes other than user boxes are left alone". The class is then the only one the rule
+# is for, not one it leaves out: read as left out, the claims held on every other class's hosts, the opposite of the
+# words. (After a comma or a "which", "other than the op hosts, which are left alone", the denial is of the class.)
+_SET_APART_DENIED_BEFORE = re.compile(r"\b(?:never|not)\s+(?:any|anything|anyone|ones?|those)\s*,?\s*$", re.IGNORECASE)
+_SET_APART_DENIED_AFTER = re.compile(r"^[^.;:!?\n,]*?\b(?:untouched|alone|spared|exempt(?:ed)?|out\s+of\s+scope|"
+                                     r"(?:is|are|be|gets?|stays?|remains?)\s+(?:never|not)\b|(?:isn|aren|won)['\u2019]t\b)",
+                                     re.IGNORECASE)
+
+
+def _class_words_left_out(text: str, *, denied: bool):
+    """The class words of each `_CLASS_LEFT_OUT` exception in `text` whose set-apart hosts are denied in their turn
+    (`denied`: `_SET_APART_DENIED_BEFORE` / `_AFTER`) or not, never after a denial of all else (`_ALL_ELSE_DENIED`).
+    Read with its misspellings mended, as the claims read it: "other than the enterprize hosts", "excpet on the op
+    hosts", read as written, left nothing out, while the claims read the class as the rule's own condition, and held
+    only where the text says the rule does not."""
+    text = misspellings_mended(text or "")
+    for m in _CLASS_LEFT_OUT.finditer(text):
+        if _ALL_ELSE_DENIED.search(text[:m.start()]):
+            continue
+        if bool(_SET_APART_DENIED_BEFORE.search(text[:m.start()]) or _SET_APART_DENIED_AFTER.search(text[m.start("what"):])) == denied:
+            yield m["what"]
+
+
+def classes_left_out(text: str) -> set[str]:
+    """(r58h) The host classes a text leaves out of its rule (`_CLASS_LEFT_OUT`), not after a denial of all else
+    (`_ALL_ELSE_DENIED`), nor (r58a) set apart and then denied (`classes_set_apart_denied`)."""
+    return {cls for what in _class_words_left_out(text, denied=False) for cls in classes_in(what) if cls in HOST_CLASSES}
+
+
+def classes_set_apart_denied(text: str) -> set[str]:
+    """(r58a) The host classes whose set-apart hosts the text denies in their turn ("anything other than op hosts stays
+    untouched"): the only classes its rule may be for."""
+    return {cls for what in _class_words_left_out(text, denied=True) for cls in classes_in(what) if cls in HOST_CLASSES}
+
+
+def left_out_classes_asked(text: str, found) -> set[str]:
+    """(r58h) Of the classes `text` leaves out (`classes_left_out`), those a positive atom of `found` (claims or a
+    predicate) may match a host of, where no negated atom of it speaks of that class or its hosts."""
+    from forge.rulebook.language.predicate import atoms_of, positive_hosts  # lazy: as in `claims`
+
+    left_out = classes_left_out(text)
+    if not left_out:
+        return set()
+    denied = {h for atom, negated in atoms_of(found) if negated for h in atom.hosts()}
+    return {cls for cls in left_out if positive_hosts(found) & set(HOST_CLASSES[cls]) and not denied & set(HOST_CLASSES[cls])}
+
+
 def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,
                 resolved: bool = False) -> bool:
     """Whether claims `found` are the whole of `condition` (see `complete_claims`); `negated`: whether it negates
@@ -247,6 +329,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     condition = ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
+        condition = _ONLY_THE_WINDOW.sub("", condition)  # (r58n) and the "only" that held the rule to them
     condition = NEWLY_GLOSSED.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
     clauses = CLAUSE_BREAK.split(condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
@@ -393,7 +476,7 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
     only of the words of hosts and states, nor (given the rule's own `action`) one that only orders other moves in
     other cases (`_orders_other_moves`)."""
-    text = " ".join((rest or "").split())
+    text = _kind_parts_away(" ".join((rest or "").split()), when)
     if not text or source and _outside_instruction(text, source):
         return ""
     if _other_branches(text):
@@ -487,6 +570,16 @@ _FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|proces
                                 # (r57b) a time of the game, "but only on the second turn", "in the last rounds": a
                                 # condition, whatever wording the part also names
                                 r"turns?|rounds?|episodes?|games?|only\s+(?:on|in|at|for|during|from))\b", re.IGNORECASE)
+
+
+def _kind_parts_away(rest: str, when) -> str:
+    """(r58n) A rest of parts (split at ";") without those that only say which moves of a kind the order means or how
+    the answer is worded (`_answer_or_move_kind`, part by part), where another part is left: "any decoy move; only
+    after step 24" guards by its window alone. What is done is never when it applies; kept, the whole rest was
+    read as a condition the product could not place, and the rule was silent in its own window."""
+    parts = [part.strip() for part in rest.split(";") if part.strip()]
+    kept = [part for part in parts if not _answer_or_move_kind(part, when)]
+    return "; ".join(kept) if len(parts) > 1 and kept and len(kept) < len(parts) else rest
 
 
 def _answer_or_move_kind(rest: str, when) -> bool:

@@ -108,6 +108,23 @@ def episode_tests(condition: str, order: str = "") -> list[InEpisode]:
     return [InEpisode("episode time", w) for w in windows] + [InEpisode("reward", c) for c in said if isinstance(c, RewardTrend)]
 
 
+def window_said_anywhere(found: tuple, text: str) -> tuple:
+    """(r58n) `found` (a rule's judged conditions) with the windows of steps said anywhere in its `text` where `found`
+    holds none: a lesson whose window stands in a sentence the reading does not take for its condition or its order ("I
+    should plan X in the last three steps", a story's modal read as no order) still holds only in that window. Unjudged,
+    the rule spoke at every step; judged, a window only narrows it (the cautious side)."""
+    if any(isinstance(j, InEpisode) and isinstance(j.claim, EpisodeStep) for j in found):
+        return found
+    # (only a sentence that advises, "I should ...", "we must ...": a window the story tells, "it sat rooted from step 9
+    # on", is what happened, no window of the lesson)
+    advised = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text or "") if _ADVISING.search(s))
+    windows = [InEpisode("episode time", w) for w in episode_claims(advised) if isinstance(w, EpisodeStep)]
+    return tuple(dict.fromkeys((*found, *windows)))
+
+
+_ADVISING = re.compile(r"\b(?:should|must|ought\s+to|shall|need\s+to|have\s+to|had\s+better|'d\s+better)\b", re.IGNORECASE)
+
+
 # -- the analyst's evidence and the step's analyses -----------------------------------------------------------------------
 
 _HOST_WORD = {h.lower(): h for h in HOSTS}

@@ -21,6 +21,21 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 
 
+# (r58m) How long a standing order lasts, "until further notice", "until told otherwise": from now on, no condition.
+UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
+
+
+# (r58m) What the writer wants kept from happening, said before the order: "make sure no one holds admin on User2:",
+# "ensure nobody reaches the server -". Its "no one" is the goal's, and the state it names ("holds admin") is what the
+# order is meant to forestall, no condition of it.
+GOAL_AVERTED = re.compile(r"\b(?:make\s+sure|ensure|see\s+to\s+it|be\s+sure)\s+(?:that\s+)?(?:nobody|no\s*one|no\s+\w+)\b"
+                          r"[^,;:.!?\u2013\u2014]*", re.IGNORECASE)
+# ... and such a goal, or a concession opening a sentence ("though User2 is seldom touched,"): a negation or a doubt
+# that is theirs, never the order's (checks._unplaced_negation sets one aside only where it names no move).
+GOAL_OR_CONCESSION = re.compile(GOAL_AVERTED.pattern + r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))\s*(?:al)?though\s+[^,;:.!?]{3,80}?,",
+                                re.IGNORECASE)
+
+
 # What negates or restricts a condition (the issue's list, and the words of absence).
 _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|except|neither|nor|no\s+longer|"
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
@@ -85,6 +100,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
                                 # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
+                                # (r58m) how long a standing order lasts, "until further notice": no end the situation must show
+                                + UNTIL_FURTHER_NOTICE + "|"
                                 # (r53b: not said as the condition itself, "when there is no reason to hold back": an
                                 # absence the situation must show, which no predicate states)
                                 + _NOT_AS_CONDITION +

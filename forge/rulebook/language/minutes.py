@@ -62,3 +62,56 @@ def minutes_said(text: str) -> str:
     """`text` as the items its minutes agreed, each a sentence (`agreed_items`); `text` itself where it is no such
     minutes."""
     return " ".join(agreed_items(text)) or text
+
+
+# (r58h) A request handed over with what became of it: a change request, a ticket, a proposal, then a line that gives its
+# status or the decision on it ("Status: rejected", "Decision: declined (...)", "Resolution: won't fix"). Turned down, the
+# request orders nothing: read as written, its move was compiled as the team's order, the opposite of the decision. (A
+# text that also says what was accepted instead is left to the readers of that order; so is a request still open.)
+_DECISION_LINE = re.compile(r"(?:^|\n|(?<=[.;]\s))\s*(?:[-*\u2022]\s*)?(?:status|decision|resolution|outcome|verdict|review)\s*[:=-]\s*"
+                            r"(?P<value>rejected|declined|denied|refused|vetoed|turned\s+down|not\s+(?:approved|accepted|agreed)|"
+                            r"won['\u2019]?t\s+(?:fix|do)|will\s+not\s+(?:fix|do)|closed\s*[-(,:]?\s*(?:as\s+)?(?:rejected|won['\u2019]?t\s+(?:fix|do)))\b",
+                            re.IGNORECASE)
+_REQUEST_WORD = re.compile(r"\b(?:change\s+request|request|ticket|proposal|proposed|suggestion|rfc|cr-?\d+)\b", re.IGNORECASE)
+_ACCEPTED_INSTEAD = re.compile(r"\b(?:accepted|approved|agreed|adopted|decided)\s*(?:instead|rather)?\s*:|"
+                               r"\binstead\s*[:,]|\b(?:status|decision|resolution|outcome)\s*[:=-]\s*(?:accepted|approved|agreed|adopted|done|merged)\b",
+                               re.IGNORECASE)
+
+
+# (r58q) A proposal told in prose ("someone proposed ...", "it was argued that ...", "a colleague suggested ...") whose
+# last clause turns it down ("we rejected that", "nobody agreed", "it was voted down"), nothing ordered after the verdict:
+# read as written, the proposal's move was stored as an order, the opposite of the decision.
+_PROPOSED_IN_PROSE = re.compile(r"\b(?:proposed|suggested|argued|floated|pitched|put\s+forward|recommended|(?:the|an?)\s+idea\s+of)\b",
+                                re.IGNORECASE)
+_VERDICT_LAST = re.compile(r"(?:^|[.;,!]\s*|\s(?:but|and)\s+)(?:(?:we|they|i|everyone|the\s+(?:team|lead|group|room))\s+)?"
+                           r"(?:(?:it|that|this|the\s+(?:idea|proposal|suggestion))\s+)?(?:was\s+|got\s+|has\s+been\s+)?"
+                           r"(?:rejected|declined|vetoed|overruled|voted\s+down|shot\s+down|turned\s+down|"
+                           r"turned\s+(?:it|that|this)\s+down|shot\s+(?:it|that|this)\s+down|"
+                           r"(?:nobody|no\s+one|none\s+of\s+us)\s+(?:agreed|went\s+along|bought\s+it))"
+                           r"(?:\s+(?:it|that|this|the\s+(?:idea|proposal|suggestion)))?(?:\s+(?:at\s+once|outright|flat(?:ly)?|unanimously))?"
+                           r"\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def request_turned_down(text: str) -> bool:
+    """(r58h) Whether `text` is a request whose status or decision line turns it down (`_DECISION_LINE`), with nothing
+    accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's. (r58q: so is a
+    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`.)"""
+    text = text or ""
+    if _PROPOSED_IN_PROSE.search(text) and _VERDICT_LAST.search(text) and not _ACCEPTED_INSTEAD.search(text):
+        return True
+    return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)
+
+
+# (r58h) A note that says of itself that it asks for nothing: "No action needed, just context.", "For information only.",
+# "Nothing to do here, background for the planner." It orders no move: kept as a rule, its likeness to a context
+# injected it as if it ordered one.
+_ASKS_NOTHING = re.compile(r"\b(?:no|nothing)\s+(?:action|move|change|order|response)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|"
+                           r"asked|requested|expected|wanted)\b|\bno\s+(?:action|move)\s+to\s+take\b|\bnothing\s+to\s+do\s+(?:here|about\s+it)\b|"
+                           r"\bjust\s+(?:context|background|so\s+you\s+know)\b|\b(?:for\s+(?:your\s+)?(?:info|information|awareness)|"
+                           r"informational|background)\s+only\b", re.IGNORECASE)
+
+
+def asks_nothing(text: str) -> bool:
+    """(r58h) Whether `text` says it asks for no move (`_ASKS_NOTHING`) and names none of the defender's moves: a note of
+    context, no rule to apply."""
+    return bool(_ASKS_NOTHING.search(text or "")) and not verbs_in(text or "")

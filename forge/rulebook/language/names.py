@@ -204,6 +204,11 @@ _SINGLES_OUT = re.compile(
     r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
     r"(?:host|box|machine|server|workstation|desktop|node)\b|"
     r"\b(?:host|box|machine|server|workstation|desktop|node)\s+(?:number\s+|no\.\s*|#\s*)\d+\b|"
+    # (r58h) a host of a class left out by its place in it, with no host word after the ordinal: "every op box save the
+    # first", "the user hosts except the last one" (which host the place is, the product does not read: a trigger on the
+    # whole class keeps the host the text leaves out)
+    r"\b(?:but|except(?:\s+for)?|other\s+than|save(?:\s+for)?|apart\s+from|bar)\s+(?:the|its)\s+"
+    r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?:\s+(?:one|of\s+them))?(?!\s*[\w-]*\s*(?:step|turn|time|move|action)s?\b)|"
     # a superlative: "the host with the most alerts", "the most compromised box", "the worst-hit server"
     r"\b(?:host|box|machine|server|workstation|desktop|node)\s+(?:with|that\s+has|having|showing)\s+the\s+"
     r"(?:most|least|fewest|highest|lowest|largest|smallest|biggest)\b|"

@@ -60,6 +60,13 @@ _UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|
 # episode 12", "since it was owned"): the reason openers of both readers of a rule, this one and compile.strip_justification
 SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))"
 
+# (r58l) A reason said first and closed by a colon, before the order it explains: "Because the ops side is what counts:
+# Restore Op_Server0 once it is rooted", "Since ...: ...". The order is after the colon (compile._reason_first_cut), and
+# (r58d) a state the reason tells of ("Because User1 is rooted: Restore User1") is the case the order rests on
+# (checks._reason_state_dropped): `reason` is its words.
+REASON_FIRST = re.compile(r"^\s*(?:because|" + SINCE_AS_REASON + r"|given\s+that|seeing\s+(?:as|that))\b(?P<reason>[^:.;!?]{1,200}):\s*(?=\S)",
+                          re.IGNORECASE)
+
 
 # (r53m) "otherwise" that gives a reason ("..., otherwise it spreads"), not a default's "unless told otherwise", "until
 # someone says otherwise": cut there as a reason, the default lost its order (the reason openers of both readers)
@@ -462,7 +469,11 @@ _CONDITION_ELSEWHERE = re.compile(
     r"(?:default|note|rule|order|lesson|advice)\s+(?:above|before|earlier))\s*[,:;.\u2013\u2014-]\s*"
     r"(?:(?!\b(?:when|whenever|if|once|while)\b)[^.;])*?"
     # ("as well as" joins a second state within the note's own condition, "an exploit as well as a scan": no "too")
-    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well(?!\s+as\b)|also)\b",
+    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well(?!\s+as\b)|also)\b|"
+    # (r58h) a provision made subject to another by its number, "(3) Subject to clause (2), no Remove on User1 while
+    # ...": it holds within the other's case, whose words are not here (read alone, the ban and its move instead held
+    # wherever its own condition did, on a host the other clause's case leaves out)
+    r"\bsubject\s+to\s+(?:the\s+)?(?:clause|section|rule|paragraph|item|point|provision|article|sub-?clause)s?\s+\(?[\w.]{1,6}\)?",
     re.IGNORECASE)
 
 

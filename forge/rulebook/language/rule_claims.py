@@ -71,7 +71,11 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
 # (r51h: not a concession over the level alone, "whatever level it is owned at": the attacker holds the host, at some
 # level, a condition (`instruction.level_conceded_said`))
-CONCESSION = re.compile(r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
+# (r58m: a concession of what another says, "whatever the analyst thinks", "regardless of what my lead wants", ends with
+# what they say: the condition after its comma is the rule's, "..., once Op_Host1 is rooted, plan a Restore")
+CONCESSION = re.compile(r"\b(?:no\s+matter\s+what|whatever|regardless\s+of\s+what)\s+(?:(?:the|our|my|your|any|an?)\s+)?"
+                        r"(?:\w+\s+){0,2}?(?:says?|said|thinks?|suggests?|recommends?|wants?|proposes?|advises?|tells\s+(?:you|us))\b|"
+                        r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 
@@ -374,7 +378,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
-    return _with_restated(excepting(all_of(parts), spared), words, spared)
+    return _with_lifted(_with_restated(excepting(all_of(parts), spared), words, spared), all_of(parts), text)
 
 
 _FRESH_BEFORE = re.compile(r"\b(?:newly|freshly|just)\s+$", re.IGNORECASE)
@@ -461,6 +465,62 @@ def _spared(words) -> tuple[str, ...]:
     others = set(words.hosts) - set(words.contrasted) - set(words.excepted)
     contrasted = [] if others else [h for h in words.contrasted if h in members]
     return tuple(dict.fromkeys([*words.excepted, *contrasted]))
+
+
+# (r58l) An exception an "until" ends: "except Op_Host2, until Op_Host2 is at root", "Op_Host2 aside until it is rooted",
+# "User2 excepted till User2 has been rooted". The excepted host is spared only until its own state is the one the
+# "until" waits on; from then on the order holds there too. (Read as spared for good, the order never came back to it.)
+_EXCEPTION_LIFTED = re.compile(rf"(?:\b(?:except(?:\s+for)?|but\s+not|barring|save\s+for|other\s+than)\s+(?P<host>{HOST_WORD})|"
+                               rf"(?P<named>{HOST_WORD})\s*,?\s+(?:aside|excepted|spared|left\s+out))\s*,?\s*"
+                               r"(?:until|till|til)\s+(?P<state>[^,;.:!?]{3,80})", re.IGNORECASE)
+
+
+# (r58d) The words a state waited on is said with, besides its host and its state words: "it is at root", "User2 has been
+# rooted", "it shows an exploit". Any other word ("in the next episode", "at step 30", "and restored", "might", "twice", "-
+# then ask me first") says more than the claims read (a time, a hedge, a second condition, another move), and the
+# exception was lifted on the state alone, wider than its words.
+_PLAIN_STATE_WORDS = re.compile(r"\b(?:it|its|is|are|has|have|been|being|gets?|got|was|becomes?|became|sits?|shows?|reads?|goes|"
+                                r"turns?|at|to|on|an?|the|level|access|fully|already)\b", re.IGNORECASE)
+
+
+def _said_plainly(state: str) -> bool:
+    """(r58d) Whether a state an exception waits on is said with nothing but its host, its state words and the words
+    that join them (`_PLAIN_STATE_WORDS`)."""
+    rest = re.sub(HOST_WORD, " ", state, flags=re.IGNORECASE)
+    for word in state_words_in(state):
+        rest = re.sub(rf"\b{re.escape(word)}\b", " ", rest)
+    return not re.search(r"\w", _PLAIN_STATE_WORDS.sub(" ", rest))
+
+
+def exceptions_lifted(text: str) -> dict[str, object]:
+    """(r58l) The hosts a text excepts until a state of their own (`_EXCEPTION_LIFTED`), each with the claims of that state
+    (on the host itself: "it", or its name; a state of another host, or none read, is no lifting)."""
+    lifted: dict[str, object] = {}
+    for found in _EXCEPTION_LIFTED.finditer(spelled_out(text or "")):
+        host = hosts_in(found["host"] or found["named"])
+        named = hosts_in(found["state"])
+        if len(host) != 1 or named and named != host or not _said_plainly(found["state"]):
+            continue
+        state = claims(found["state"], host[0])
+        if state is not None and not state.bare() if hasattr(state, "bare") else False:
+            if set(state.hosts()) == set(host):
+                lifted[host[0]] = state
+    return lifted
+
+
+def _with_lifted(kept, found, text: str):
+    """(r58l) Claims with each excepted host's own case once its exception is lifted (`exceptions_lifted`): where the
+    condition is one state of a class (beside the "until" itself, read as the whole order's end, "not <state>" of that
+    host), that state on the host, with the state the "until" waits on, as one more alternative."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    lifted = exceptions_lifted(text) if kept is not None else {}
+    parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    classes = [p for p in parts if isinstance(p, Atom) and p.host is None and not p.bare()]
+    if not lifted or len(classes) != 1 or any(p is not classes[0] and p not in {Not(s) for s in lifted.values()} for p in parts):
+        return kept
+    extra = [all_of([classes[0].on(host), state]) for host, state in lifted.items() if host in classes[0].hosts()]
+    return AnyOf((kept, *extra)) if extra else kept
 
 
 def excepting(found, excepted):

@@ -19,6 +19,7 @@ from forge.rulebook.language.clauses import LEVEL_RELATIVE, order_without_condit
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
 from forge.rulebook.language.history_words import history_conditions
+from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, named_in_full, verbs_in, without_class_names,
                                            without_host_names)
@@ -222,6 +223,28 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
                            re.IGNORECASE)
 
 
+# (r58m) A condition that speaks of several hosts by a pronoun ("should one of them fall", "once they are scanned",
+# "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
+# ("either" and "both" as pronouns, before "of" or a verb: not "either a root-level or a user-level compromise")
+_SEVERAL_REFERRED = re.compile(r"\b(?:they|them|(?:both|either|neither)(?=\s+(?:of|is|are|was|were|gets?|got|shows?|showed|falls?|"
+                               r"fell|has|have|had|sits?|turns?|goes|went|becomes?|looks?)\b))\b", re.IGNORECASE)
+
+
+def _referents(sentence: str, condition: str, words, heading: list, scoped: Optional[str]) -> tuple[list, list, bool]:
+    """What a condition's sentence gives it to speak of: the hosts it names (else a heading's), the classes it names
+    (r41h: not one it names only to set its subject apart, "<host>, unlike the op hosts, ..."; r58m: else the class of a
+    scope heading, `class_scope_heading`), and whether the condition speaks of several hosts by a pronoun
+    (`_SEVERAL_REFERRED`: then never of the one host the sentence names, "should one of them fall, decoy User4")."""
+    named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition)
+    if len(named) == 1 and several:
+        named = []
+    classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
+    if scoped and not named and not classes:
+        classes = [scoped]
+    return named, classes, several
+
+
 def condition_claims(words, unresolved: Optional[list] = None):
     """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
     Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
@@ -233,8 +256,9 @@ def condition_claims(words, unresolved: Optional[list] = None):
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = heading_hosts(words)
+    scoped = class_scope_heading(words)  # (r58m) "All op machines except Op_Host1: on a probe, ...": its class
     for index, condition in enumerate(words.conditions):
-        if heading and condition.text.strip() == words.situation.strip():
+        if (heading or scoped) and condition.text.strip() == words.situation.strip():
             continue
         scope = class_heading(condition.text, words)
         if scope is not None:
@@ -242,9 +266,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
             continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
-        named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-        # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
-        sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
+        named, sentence_classes, several = _referents(sentence, condition.text, words, heading, scoped)
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
@@ -261,7 +283,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
         upto = sentence[:max(sentence.find(condition.text), 0)] + condition.text
         own = named[0] if len(named) == 1 and not sentence_classes else \
             (len(named) > 1 and not sentence_classes and _named_before_it(sentence, condition.text, named)) or \
-            (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
+            (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or (None if several else subject)
         # (r44h) "it" after a condition on a host of the one class the sentence names (a reimage of some op box, then
         # "if it is owned again", ...): that same host in both, not any two hosts of the class
         joined = _same_class_host_again(each[-1] if each else [], condition.text, sentence_classes) if not named else None
@@ -278,9 +300,11 @@ def condition_claims(words, unresolved: Optional[list] = None):
         if own is None and not named and not sentence_classes:  # ("once the box gets probed": a host, any)
             said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
-        # host of the class the sentence's scope names
+        # host of the class the sentence's scope names (r58m: or its heading, `class_scope_heading`)
         scope = _CLASS_SCOPE.match(sentence) or _at_hand_scope_of(words.instruction, condition.text)
-        if scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]) and _subjectless(said):
+        if scoped and not named and _subjectless(said):
+            said = f"{said} on a {CLASS_WORD[scoped][:-1]}"
+        elif scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {CLASS_WORD[sentence_classes[0]][:-1]}"
         # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
         # that class, not any host of the network)
@@ -660,6 +684,43 @@ def _of_class(said: str, named_class: str) -> str:
     return _HOST_NOUN.sub(lambda m: f"{word}s" if m["many"] else word, said)
 
 
+# What a heading may say beside a class's name: an article, "all", a count ("the four op machines").
+_CLASS_ONLY_WORDS = r"\s*(?:(?:the|all|any|every|each|our|two|three|four|five)\s+)*"
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def count_kept(heading: str, named_class: str, excepted) -> bool:
+    """(r58b) Whether a count a class heading gives is the number of that class's hosts it keeps ("three enterprise
+    servers, the Defender aside": three). A count that is not ("the two enterprise servers (not Enterprise2)": two of
+    three, the Defender counted in) says the heading means fewer hosts than the class less its exceptions, which ones
+    its words do not settle: read as the class, the rule held on a host the count left out."""
+    counts = {_COUNTS[w.lower()] for w in re.findall(r"\b(?:two|three|four|five)\b", heading, re.IGNORECASE)}
+    kept = [h for h in HOST_CLASSES[named_class] if h not in excepted]
+    return all(count == len(kept) for count in counts)
+
+
+def class_scope_heading(words) -> Optional[str]:
+    """(r58m) The class a heading names where the rule's other conditions speak of its hosts by a pronoun or of no host
+    at all ("All op machines except Op_Host1: on a probe, a decoy there", "The two user desks (not User0, User1 or User2):
+    should one of them fall, ..."): those conditions are said of a host of that class (less the hosts it
+    sets aside, which the claims except). None where the heading says more than the class (a state, a host it keeps), or
+    where another condition names a host or a class of its own."""
+    heading = words.situation.strip()
+    others = [c.text for c in words.conditions if c.text.strip() != heading]
+    if not others or len(others) == len(words.conditions) or any(hosts_in(o) or classes_in(o) for o in others):
+        return None
+    classes = classes_in(heading)
+    if len(classes) != 1 or not set(hosts_in(heading)) <= set(words.excepted):
+        return None
+    bare = without_exception(heading)
+    if hosts_in(bare) or not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE) \
+            or not count_kept(bare, classes[0], words.excepted):
+        return None
+    if unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
+        return None
+    return classes[0]
+
+
 def class_heading(condition: str, words):
     """A heading that is the rule's one condition and names one class and no state, only, maybe, the hosts of it the
     rule excepts ("Op hosts other than Op_Server0 -> never Restore", "enterprise boxes: no Remove"): the rule is about
@@ -674,7 +735,8 @@ def class_heading(condition: str, words):
         return None
     bare = without_exception(condition)
     # (nothing but the class's name, maybe after an article or "all": "user host @ Unknown" says more than the class)
-    if not re.fullmatch(r"\s*(?:(?:the|all|any|every|each|our)\s+)*", without_class_names(bare), re.IGNORECASE):
+    if not re.fullmatch(_CLASS_ONLY_WORDS, without_class_names(bare), re.IGNORECASE) \
+            or not count_kept(bare, classes[0], words.excepted):  # (r58b: nor a count of fewer hosts)
         return None
     if bare == condition and words.excepted or unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
         return None
@@ -690,7 +752,11 @@ _EXCEPT_TAIL = re.compile(r"\b(?:except(?:\s+(?:for|on))?|other\s+than|apart\s+f
 
 
 def without_exception(condition: str) -> str:
-    """A heading less what it excepts, where every word after the except word is a host's name; else as it is."""
+    """A heading less what it excepts, where every word after the except word is a host's name; else as it is.
+    (r58m: or a bracketed aside that sets hosts aside, "the op machines (not Op_Server0)")"""
+    aside = EXCEPTED_ASIDE.search(condition)
+    if aside is not None:
+        return condition[:aside.start()] + re.sub(r"^\s*\)", "", condition[aside.end():])
     found = _EXCEPT_TAIL.search(condition)
     if found is None or not hosts_only(found["what"]):
         return condition

@@ -32,6 +32,9 @@ _STEMS = {
     "except": ("except", "excepted", "exception"),
     # (r53m) the marker of a standing condition, "whenver it shows a scan": unmended, the condition went unread
     "whenever": ("whenever",),
+    # (r58h) the word of a host's name and of its class, "Entreprise 0", "enterprize hosts": unmended, the name was no host
+    # the readers know, and a trigger on any host passed for a rule about that one
+    "enterprise": ("enterprise",),
 }
 _KNOWN = frozenset(form for forms in _STEMS.values() for form in forms)
 # English words one slip away from a word above: never a misspelling of it. (Words that hold one of the forms above,

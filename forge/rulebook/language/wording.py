@@ -28,19 +28,19 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
-from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
+from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, commented_out_away, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, host_described_away, ignored_advice_said, labelled_question_said,
                                            move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, setting_said,
                                            state_denied_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
-                                           reason_aside_dropped, scope_labels_said, whether_said, window_said, first_event_said,
+                                           reason_aside_dropped, host_alone_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
                                            table_cases_said, written_out)
 from forge.rulebook.language.glossary import glossary_said
 from forge.rulebook.language.minutes import minutes_said
 from forge.rulebook.language.replies import reply_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
-from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
+from forge.rulebook.language.markers import UNTIL_FURTHER_NOTICE, moves_not_made_away, negations_in, states_something
 from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
 from forge.rulebook.language.order import AT_HAND_SAID, HOST_AT_HAND, JUSTIFICATION, LEAD_WORD, OPENING, STORY, sentences, so_order
 
@@ -192,6 +192,24 @@ _REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:
                              r"edit|change|new\s+(?:rule|note|version))\s*:\s*", re.IGNORECASE)
 
 
+# (r58m) "until further notice" with the comma and "and" that join it to the order (markers.UNTIL_FURTHER_NOTICE).
+_LASTING = re.compile(rf"(?:,\s*)?(?:and\s+)?{UNTIL_FURTHER_NOTICE}", re.IGNORECASE)
+
+
+# (r58m) A label that says the note still stands as it was, before a colon: "Still valid:", "Same as before:",
+# "Reminder, still in force:". It tells the note's standing, no situation of it (read as one, its "still" was history the product
+# cannot judge, and the rule was silent).
+_STANDING_LABEL = re.compile(r"^\s*(?:(?:still\s+(?:true|valid|stands|holds|applies|in\s+force)|(?:same\s+)?as\s+before|reminder)"
+                             r"\s*[,;]?\s*)+:\s*", re.IGNORECASE)
+
+
+# (r58n) A stand-up note's label for the day's plan, before a colon at a sentence's start: "Today:", "Tonight:", "This
+# shift:", "Plan for today:". It says when the note was written, no situation of the rule (read as one, it was a condition no
+# reading placed, and the rule was silent in its own case).
+_DAY_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:(?:the\s+)?plan\s+for\s+)?(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|"
+                        r"evening|shift|week|sprint))\s*:\s*", re.IGNORECASE)
+
+
 # (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
 # case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
 # tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
@@ -242,11 +260,11 @@ def plan_entry_said(flat: str) -> str:
 # (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...")
 # (r55m: then a meeting's minutes as the items they agreed, minutes.py: "Minutes: - AGREED: ... - PARKED: ...", and a reply
 # under a quoted note as what it settles, replies.py: "> Proposal: ... / Agreed, but not User4: ...")
-_BLOCKS_SAID = (glossary_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+_BLOCKS_SAID = (commented_out_away, glossary_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said,  # (r55m)
-                   hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
+                   hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
 
@@ -260,8 +278,10 @@ def read_wording(text: str) -> Wording:
     for said in _SENTENCES_SAID:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
-    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
+    flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
+    flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
+    flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = conditions_in(instruction, situation)

@@ -54,7 +54,7 @@ from forge.rulebook.language.rule_claims import conceded_away, not_yet_reached
 from forge.rulebook.language.scope import subject_of
 from forge.rulebook.language.shorthand import compromise_said_for_sure
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
-from forge.rulebook.language.judged import Judged, judged_facts, judged_in
+from forge.rulebook.language.judged import Judged, judged_facts, judged_in, window_said_anywhere
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, in_its_cases, meaning_of,
                                              undisputed_hosts)
@@ -159,16 +159,19 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     """The conditions judged.py reads in a rule's words: a guarded rule's rest; a semantic rule's condition (as the
     gate's FACTS read it); a compiled predicate's text's conditions. A window of steps may lead the order's sentence
     ("From step 15 on, whenever ..., plan X"); a grammar rule's own words are its predicate."""
-    if rest:
-        return judged_in(rest, of=when)
     if record.compiled_by == "grammar" or record.type != RuleType.CONTENT:
-        return ()
+        return judged_in(rest, of=when) if rest else ()
+    # (r58n: a compiled rule is held to a window of steps its text says anywhere, whatever its rest or its reading's
+    # condition: judged.window_said_anywhere)
+    if rest:
+        return judged_in(rest, of=when) if semantic else window_said_anywhere(judged_in(rest, of=when), record.text or record.directive)
     words = read_wording(record.directive if semantic else record.text or record.directive)
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     if semantic and when is None:
         when = evidence_rest(record.directive) or _stated_hosts(record)  # (r40g) "a user box with a shell": on one of them
     # (r42m: not what the order concedes, "..., even if a shell turns up in the evidence": it holds either way)
-    return judged_in(verdict_away(condition), verdict_away(conceded_away(words.instruction)), when)
+    found = judged_in(verdict_away(condition), verdict_away(conceded_away(words.instruction)), when)
+    return found if semantic else window_said_anywhere(found, record.text or record.directive)
 
 
 def _stated_hosts(record: RuleRecord):
