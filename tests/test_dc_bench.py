@@ -132,7 +132,7 @@ def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(caps
                                    "blind17", "blind19", "blind20", "blind22", "blind23", "blind24",
                                    "blind26", "blind27", "blind28", "blind31", "blind32", "blind33", "blind35", "blind36", "blind37",
                                    "blind38", "blind39", "blind41", "blind42", "blind43", "blind44", "blind46", "blind49",
-                                   "blind50", "blind51"])
+                                   "blind50", "blind51", "blind55"])
 def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
     """Issue 29's acceptance on the blind splits at harm 0 and silence 100 % with both compilers: no harmful injection,
     every silent query silent, with the case authors' compilations and with the surrogate compiler, and exact-set a
@@ -145,9 +145,9 @@ def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
     blind-31 after the thirty-fourth, blind-32 after the thirty-fifth, blind-33 after the thirty-sixth, blind-35 after
     the thirty-eighth, blind-36 after the thirty-ninth, blind-37 after the fortieth, blind-38 after the forty-first, blind-41 after the forty-fourth, blind-43 after the forty-sixth, blind-44 after the forty-seventh, blind-46 after the forty-ninth, blind-49 after the fifty-third, blind-50 and blind-51 after the fifty-fourth, blind-39 and blind-42 after the
     fifty-fifth, when the reference's harm on each (once called label errors) went with a host the Planner's line of
-    changes states clean no longer read as shown (100.0 / 98.4,
+    changes states clean no longer read as shown, and blind-55 after the fifty-eighth (100.0 / 98.4,
     100.0 / 97.4, 98.8 / 96.4, 100.0 / 100.0, 98.3 / 92.6, 97.4 / 85.2, 89.6 / 76.7, 97.8 / 90.7, 87.6 / 87.0,
-    95.1 / 92.5, 97.7 / 92.0, 96.0 / 92.8, 92.4 / 82.4, 99.8 / 95.0, 96.2 / 93.4, 93.9 / 89.1, 96.6 / 88.4, 89.0 / 80.9, 98.4 / 91.9, 90.6 / 88.0, 99.8 / 91.9, 99.4 / 98.5). Blind-9 is at harm 0 and silence 100 % too, left out to keep the suite's time; the other splits are
+    95.1 / 92.5, 97.7 / 92.0, 96.0 / 92.8, 92.4 / 82.4, 99.8 / 95.0, 96.2 / 93.4, 93.9 / 89.1, 96.6 / 88.4, 89.0 / 80.9, 98.4 / 91.9, 90.6 / 88.0, 99.8 / 91.9, 99.4 / 98.5, 91.0 / 83.4). Blind-9 is at harm 0 and silence 100 % too, left out to keep the suite's time; the other splits are
     not (docs/dc-bench.md)."""
     bench = load_bench()
     results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
@@ -162,7 +162,8 @@ def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
                 "blind37": (96.0, 92.8), "blind38": (92.4, 82.4), "blind39": (99.8, 91.9), "blind41": (99.8, 95.0),
                 "blind42": (99.4, 98.5),
                 "blind43": (96.2, 93.4), "blind44": (93.9, 89.1), "blind46": (96.6, 88.4),
-                "blind49": (89.0, 80.9), "blind50": (98.4, 91.9), "blind51": (90.6, 88.0)}[split]
+                "blind49": (89.0, 80.9), "blind50": (98.4, 91.9), "blind51": (90.6, 88.0),
+                "blind55": (91.0, 83.4)}[split]
     floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
     assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
         {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only
