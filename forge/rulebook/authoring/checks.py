@@ -2201,8 +2201,8 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
 
 # (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
 # rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an
-# exploit"). The order is then distributive: each host on its own state. (Not "if one is owned and the other clean, decoy
-# the clean one": "one" picks among hosts, and the order's target is the one its words pick.)
+# exploit"). The order is then distributive: each host on its own state. (Not "should one be rooted while the second stays
+# clean, decoy the clean one": "one" picks among hosts, and the order's target is the one its words pick.)
 _OWN_STATE_CONDITION = re.compile(r"^\W*(?:once|when(?:ever)?|as\s+soon\s+as|if|after|the\s+moment)\s+(?:(?:it|they)\b|"
                                   r"(?!any\b|some\b|an?\b|the\b|one\b|no\b)\w+(?:ed|en)\b|(?:at|under|on|in)\s)|"
                                   r"^(?!\W*(?:once|when|whenever|if|after|while|as\s+soon)\b)[^,;:]*\b(?:that|which|who|whose)\b",
