@@ -111,13 +111,13 @@ def defines_word(sentence: str) -> bool:
 
 
 
-# (r59h) A name the note gives, in a sentence of its own, to hosts it lists: "call Enterprise0, Enterprise1 and Enterprise2
-# the core", "I'll refer to User1 and User2 as the pair" (a heading before it, "Naming convention for my notes:", goes with
-# it, and so does an aside in brackets after the name, "(the Defender is not part of it)"); or in a relative clause,
-# "Op_Server0 and Op_Host0, which we call the crown, ...". The rule is then said in that name ("if a box of the core is
-# exploited, Remove that box"), and read as it stands it spoke of a box in general: a trigger on any host passed as
-# faithful, and fired where only a host outside the named ones was exploited. The rewrite puts the hosts in the place of
-# the name, as the glossary above does. The name must be "the <word>" or quoted, so "call User2 clean" names nothing.
+# (r59h) A name the note gives, in a sentence of its own, to hosts it lists: "I'll refer to User1 and User3 as the pair",
+# "call Op_Host0, Op_Host1 and Op_Host2 the farm" (a heading before it, "My shorthand:", goes with it, and so does an aside
+# in brackets after the name, "(User2 stays out of it)"); or in a relative clause, "Enterprise1 and Enterprise2, which we
+# name the pair, ...". The rule is then said in that name ("should a machine in the pair get probed, decoy it"), and read
+# as it stands it spoke of a machine in general: a trigger on any host passed as faithful, and fired where only a host
+# outside the listed ones showed the state. The rewrite puts the hosts in the place of the name, as the glossary above
+# does. The name must be "the <word>" or quoted, so a judgement ("I would call User2 clean") names nothing.
 _HOST_LIST = rf"{HOST_NAME}(?:\s*(?:,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*){HOST_NAME})*"
 _NAME_GIVEN = r"[*_'\"\u2018\u201c]*(?P<term>the\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?|(?<=['\"\u2018\u201c])[a-z][\w -]{0,20}?)[*_'\"\u2019\u201d]*"
 _GROUP_SENTENCE = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:[^.!?:]{{0,50}}:\s*)?(?:(?:I|we)(?:'ll|\s+will|\s+shall)?\s+)?"
@@ -125,7 +125,7 @@ _GROUP_SENTENCE = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:[^.!?:]{{0,50}}:\s*)?(?:(?
                              r"\s*(?:\([^()]{0,80}\))?\s*(?:[.!?](?:\s+|$)|$)", re.IGNORECASE)
 _GROUP_CLAUSE = re.compile(rf"(?P<hosts>{_HOST_LIST})\s*,\s*(?:which|whom)\s+(?:I|we)\s+(?:call|name|refer\s+to\s+as)\s+"
                            rf"{_NAME_GIVEN}\s*,", re.IGNORECASE)
-# A host of the named ones, "a box of the core", "any member of the pair", "one of the core"
+# A host of the named ones: "a machine in the pair", "any member of the farm", "one of the pair"
 _ONE_OF = r"\b(?:(?:a|an|any|each|every|one)\s+(?:(?:box|host|machine|server|member|node|workstation)\s+)?(?:of|in|from)\s+)"
 
 
@@ -136,8 +136,8 @@ def _hosts_said(hosts: tuple[str, ...], joined: str) -> str:
 
 def group_named_said(text: str) -> str:
     """(r59h) `text` with a name it gives to hosts it lists (`_GROUP_SENTENCE`, `_GROUP_CLAUSE`) written out: the defining
-    sentence (or clause) left out, each later "a box of <name>" as "one of <hosts, or-joined>", each other use of the name
-    as the hosts; `text` itself where it gives no such name, or never uses it again."""
+    sentence (or clause) left out, each later "a machine in <name>" as "one of <hosts, or-joined>", each other use of the
+    name as the hosts; `text` itself where it gives no such name, or never uses it again."""
     for pattern in (_GROUP_SENTENCE, _GROUP_CLAUSE):
         found = pattern.search(text or "")
         if found is None:

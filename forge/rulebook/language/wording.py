@@ -258,7 +258,7 @@ def plan_entry_said(flat: str) -> str:
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
 # (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...", and (r59h) a name
-# it gives to hosts it lists: "call Enterprise0 and Enterprise1 the core. ...")
+# it gives to hosts it lists: "I'll refer to User1 and User3 as the pair. ...")
 # (r55m: then a meeting's minutes as the items they agreed, minutes.py: "Minutes: - AGREED: ... - PARKED: ...", and a reply
 # under a quoted note as what it settles, replies.py: "> Proposal: ... / Agreed, but not User4: ...")
 _BLOCKS_SAID = (commented_out_away, glossary_said, group_named_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,

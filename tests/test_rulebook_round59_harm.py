@@ -1,0 +1,34 @@
+"""Round 59, r59h: blind-56's harmful and outranked injections.
+
+- a name the note gives to hosts it lists ("I'll refer to User1 and User3 as the pair", "we call Op_Host0 and Op_Host1
+  'the twins'") and then uses in its rule: the rule speaks of those hosts alone, so a trigger that asks the state of any
+  host (read from "a machine in the pair") is wider than the words and refused, while one kept to the listed hosts passes.
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+
+_ANY_SCAN = {"class": "any", "activity": "Scan"}
+_DECOY = {"mode": "do", "verb": "DecoyApache", "target": "$matched"}
+
+
+def test_a_name_given_to_listed_hosts_is_written_out() -> None:
+    from forge.rulebook.language.glossary import group_named_said  # lazy: new in this round
+
+    said = group_named_said("My shorthand: I'll refer to User1 and User3 as the pair (User2 stays out of it). "
+                            "Should a machine in the pair get probed, DecoyApache it.")
+    assert said == "Should one of User1 or User3 get probed, DecoyApache it."
+    said = group_named_said('We call Op_Host0 and Op_Host1 "the twins". The twins get no Restore from us.')
+    assert said == "Op_Host0 or Op_Host1 get no Restore from us."
+    # a judgement of a host is no name: "call User2 clean" names nothing
+    judged = "I would call User2 clean at this point. DecoyApache it when probed."
+    assert group_named_said(judged) == judged
+
+
+def test_a_trigger_on_any_host_is_wider_than_the_named_hosts() -> None:
+    text = ("My shorthand: I'll refer to User1 and User3 as the pair (User2 stays out of it). "
+            "Should a machine in the pair get probed, DecoyApache it.")
+    assert text_problem(text, _ANY_SCAN, _DECOY) is not None
+    kept = {"any": [{"host": "User1", "activity": "Scan"}, {"host": "User3", "activity": "Scan"}]}
+    assert text_problem(text, kept, _DECOY) is None
