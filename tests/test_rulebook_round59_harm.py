@@ -2,7 +2,11 @@
 
 - a name the note gives to hosts it lists ("I'll refer to User1 and User3 as the pair", "we call Op_Host0 and Op_Host1
   'the twins'") and then uses in its rule: the rule speaks of those hosts alone, so a trigger that asks the state of any
-  host (read from "a machine in the pair") is wider than the words and refused, while one kept to the listed hosts passes.
+  host (read from "a machine in the pair") is wider than the words and refused, while one kept to the listed hosts passes;
+- another's note reported in words of its own ("Kim's rule says op boxes never get a Remove.") and granted in general
+  with one case set aside ("Sound in general, but once Op_Host2 is rooted: Remove Op_Host2") is the rule the text
+  excepts from, not its order: the case's faithful compilation passes (refused, the rule stayed without a meaning and was
+  injected beside the note it outranks).
 """
 
 from __future__ import annotations
@@ -32,3 +36,13 @@ def test_a_trigger_on_any_host_is_wider_than_the_named_hosts() -> None:
     assert text_problem(text, _ANY_SCAN, _DECOY) is not None
     kept = {"any": [{"host": "User1", "activity": "Scan"}, {"host": "User3", "activity": "Scan"}]}
     assert text_problem(text, kept, _DECOY) is None
+
+
+def test_a_reported_note_granted_in_general_is_not_the_order() -> None:
+    remove = {"mode": "do", "verb": "Remove", "target": "Op_Host2"}
+    rooted = {"host": "Op_Host2", "compromise": "Privileged"}
+    for text in ("Kim's rule says op boxes never get a Remove. Sound in general, but once Op_Host2 is rooted: Remove Op_Host2.",
+                 "Kim said the op boxes never get a Remove; fair enough as a rule, but once Op_Host2 is rooted, Remove Op_Host2."):
+        assert text_problem(text, rooted, remove) is None, text
+        # (still held to the case it sets aside: Op_Host2 in any state is wider)
+        assert text_problem(text, {"host": "Op_Host2"}, remove) is not None, text

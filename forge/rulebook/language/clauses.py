@@ -131,6 +131,23 @@ _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", 
 _EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?\s*$", re.IGNORECASE)
 
 
+# (r59h) A move kept for another case than the order's, right before that case's marker: "Remove it at user level, and
+# keep the Restore for when it is rooted", "save a Restore for once it reaches root", "not a Restore: that is for when it
+# is rooted". The case is the other move's, no condition of the order (read as one, the order held only where both
+# cases held at once, a host at user level and rooted, which never is).
+KEPT_FOR_ANOTHER_CASE = re.compile(r"(?:\b(?:keep(?:s|ing)?|sav(?:e|es|ing)|reserv(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|"
+                                   r"their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)|\b(?:that|this|it)(?:'s|\u2019s|\s+is)\s+"
+                                   r"(?:only\s+)?)\s+for\s*$", re.IGNORECASE)
+
+
+def moves_kept_for_another_case(instruction: str) -> tuple[str, ...]:
+    """(r59h) The moves `instruction` keeps for another case than its order's (`KEPT_FOR_ANOTHER_CASE` before "for when",
+    "for once", "for if"): put aside in the order's case, as "rather than" would say it."""
+    return tuple(dict.fromkeys(v for m in re.finditer(r"\bfor\s+(?:when|whenever|once|if)\b", instruction, re.IGNORECASE)
+                               if (kept := KEPT_FOR_ANOTHER_CASE.search(instruction[:m.start() + 3])) and kept["what"]
+                               for v in verbs_in(kept["what"])))
+
+
 # (r40k) The words that make a condition an exception, right before its marker: "but not (if)", "except (when)".
 _EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never)\s+$", re.IGNORECASE)
 # (r52c) The same words before a host described by a relative clause, with the preposition the order gives it: "...,
@@ -165,6 +182,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
         if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
             continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
+        if KEPT_FOR_ANOTHER_CASE.search(instruction[:marker.start()]):
+            continue  # (r59h) "..., keep the Restore for when it is rooted": the case of the move kept, not the order's
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES
-from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
+from forge.rulebook.language.clauses import (Condition, moves_kept_for_another_case, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
@@ -230,6 +230,29 @@ _QUOTED_NOTE_EXCEPTED = re.compile(
     r"(?:(?:that|this|it)\s+(?:still\s+)?(?:holds|stands|applies|stays|remains|is\s+right|is\s+fine)(?:\s+(?:true|good|so))?\s*"
     r"(?:[,;:.\u2013\u2014-]\s*|\s+(?=but\b)))?(?:but\s+|however\s*,?\s*)?(?=(?:" + EXCEPT_WORDS + r"|not\s+for)\b)", re.IGNORECASE)
 
+# (r59h) Likewise another's note reported in words of its own, not quoted ("Kim's rule says op boxes never get a Remove.",
+# "Kim said the op boxes never get a Remove."), then granted in general and set aside in one case with an order of this
+# text's: "Sound in general, but when Op_Host2 is rooted ...: Remove it". The report is the rule this text excepts a
+# case from, not its order: read as the order, its "never" stood beside the order the text gives for the case, the
+# compilation of that case was refused as the opposite of the words, and the rule kept without a meaning was injected
+# beside the note it outranks.
+_REPORTED_NOTE_GRANTED = re.compile(
+    r"^\s*(?:(?:the|an?|our|my|your|his|her|their|[A-Z]\w*['\u2019]s)\s+(?:(?:old|older|earlier|previous|first|original|"
+    r"standing|existing|current|last)\s+)?(?:note|rule|lesson|advice|guidance|order|policy|entry|line|card|runbook)|"
+    r"(?!(?:I|We|You|It|This|That|They)\b)[A-Z]\w*)\s+(?:said|says|reads|read|wrote|writes)\s*:?\s*[^.!?;]{3,200}[.!?;]\s*"
+    r"(?:(?:that|it|this)(?:'s|\u2019s|\s+is)\s+)?(?:fine|ok(?:ay)?|agreed|true|sure|right|sound|fair(?:\s+enough)?)"
+    r"(?:\s+(?:by|with)\s+me)?(?:\s+(?:in\s+general|as\s+a\s+rule|mostly|on\s+the\s+whole|overall|for\s+the\s+most\s+part))?"
+    r"\s*[,;:.\u2013\u2014-]?\s*(?:but|however|except\s+that)\b\s*,?\s*", re.IGNORECASE)
+
+
+def _reported_note_granted_away(flat: str) -> str:
+    """`flat` without another's note it reports and grants in general (`_REPORTED_NOTE_GRANTED`), where the case it sets
+    aside gives an order of its own."""
+    found = _REPORTED_NOTE_GRANTED.match(flat)
+    rest = flat[found.end():] if found else ""
+    return rest[:1].upper() + rest[1:] if found and verbs_in(rest) else flat
+
+
 def _quoted_note_away(flat: str) -> str:
     """`flat` without the quoted note its exception amends (`_QUOTED_NOTE_EXCEPTED`), where what follows gives an order of
     its own. (r51a) Where it names no move ("That still holds, except for Op_Host1 while Op_Server0 is clean"), the
@@ -282,6 +305,7 @@ def read_wording(text: str) -> Wording:
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
     flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
+    flat = _reported_note_granted_away(flat)  # (r59h) nor is one it reports and grants in general
     flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
@@ -297,7 +321,8 @@ def read_wording(text: str) -> Wording:
     aside = put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
-    dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text))))
+    # (r59h: and a move kept for another case, "keep the Restore for when it is rooted", clauses.moves_kept_for_another_case)
+    dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text), *moves_kept_for_another_case(instruction))))
     # (r52h) a move proposed only to be mocked ("..., what could possibly go wrong") is forbidden, wherever it stands
     # (r54l) and one put on a list of moves to avoid, whose "to avoid" the instruction leaves out as a purpose
     prohibitions = tuple(dict.fromkeys((*prohibitions, *mocked_moves(flat), *listed_to_avoid(flat))))
