@@ -131,12 +131,12 @@ _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", 
 _EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?\s*$", re.IGNORECASE)
 
 
-# (r59h) A move kept for another case than the order's, right before that case's marker: "Remove it at user level, and
-# keep the Restore for when it is rooted", "save a Restore for once it reaches root", "not a Restore: that is for when it
-# is rooted". The case is the other move's, no condition of the order (read as one, the order held only where both
-# cases held at once, a host at user level and rooted, which never is).
+# (r59h) A move kept for another case than the order's, right before that case's marker: "Remove User2 while the foothold
+# is shallow; save a Restore for once root shows up", "reserve the Remove for if it gets exploited again", "no Restore:
+# that one is only for when root shows". The case is the other move's, no condition of the order (read as one, the
+# order held only where both cases held together, a shallow foothold that is also root, which never is).
 KEPT_FOR_ANOTHER_CASE = re.compile(r"(?:\b(?:keep(?:s|ing)?|sav(?:e|es|ing)|reserv(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|"
-                                   r"their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)|\b(?:that|this|it)(?:'s|\u2019s|\s+is)\s+"
+                                   r"their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)|\b(?:that|this|it)(?:\s+one)?(?:'s|\u2019s|\s+is)\s+"
                                    r"(?:only\s+)?)\s+for\s*$", re.IGNORECASE)
 
 
@@ -183,7 +183,7 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
             continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
         if KEPT_FOR_ANOTHER_CASE.search(instruction[:marker.start()]):
-            continue  # (r59h) "..., keep the Restore for when it is rooted": the case of the move kept, not the order's
+            continue  # (r59h) "...; save a Restore for once root shows up": the case of the move kept, not the order's
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])

@@ -321,7 +321,7 @@ def read_wording(text: str) -> Wording:
     aside = put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
-    # (r59h: and a move kept for another case, "keep the Restore for when it is rooted", clauses.moves_kept_for_another_case)
+    # (r59h: and a move kept for another case, "save a Restore for once root shows up", clauses.moves_kept_for_another_case)
     dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text), *moves_kept_for_another_case(instruction))))
     # (r52h) a move proposed only to be mocked ("..., what could possibly go wrong") is forbidden, wherever it stands
     # (r54l) and one put on a list of moves to avoid, whose "to avoid" the instruction leaves out as a purpose
