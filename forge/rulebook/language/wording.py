@@ -232,7 +232,8 @@ _QUOTED_NOTE_EXCEPTED = re.compile(
 
 # (r59h) Likewise another's note reported in words of its own, not quoted ("Kim's rule says op boxes never get a Remove.",
 # "Kim said the op boxes never get a Remove."), then granted in general and set aside in one case with an order of this
-# text's: "Sound in general, but when Op_Host2 is rooted ...: Remove it". The report is the rule this text excepts a
+# text's: "Sound in general, but when Op_Host2 is rooted ...: Remove it"; or one granted by pointing at it, "Agreed with
+# the rule above, but Op_Host2 is the exception: ...". The report is the rule this text excepts a
 # case from, not its order: read as the order, its "never" stood beside the order the text gives for the case, the
 # compilation of that case was refused as the opposite of the words, and the rule kept without a meaning was injected
 # beside the note it outranks.
@@ -242,6 +243,10 @@ _REPORTED_NOTE_GRANTED = re.compile(
     r"(?!(?:I|We|You|It|This|That|They)\b)[A-Z]\w*)\s+(?:said|says|reads|read|wrote|writes)\s*:?\s*[^.!?;]{3,200}[.!?;]\s*"
     r"(?:(?:that|it|this)(?:'s|\u2019s|\s+is)\s+)?(?:fine|ok(?:ay)?|agreed|true|sure|right|sound|fair(?:\s+enough)?)"
     r"(?:\s+(?:by|with)\s+me)?(?:\s+(?:in\s+general|as\s+a\s+rule|mostly|on\s+the\s+whole|overall|for\s+the\s+most\s+part))?"
+    r"\s*[,;:.\u2013\u2014-]?\s*(?:but|however|except\s+that)\b\s*,?\s*|"
+    # (or granted by pointing at it, "Agreed with the lesson above, but ...", "I go along with Kim's rule, except that ...")
+    r"^\s*(?:i\s+)?(?:agree(?:d)?|(?:go|went)\s+along)\s+with\s+(?:the|that|this|your|his|her|their|[A-Z]\w*['\u2019]s)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|advice|guidance|order|policy|entry|runbook)(?:\s+(?:above|before|here))?"
     r"\s*[,;:.\u2013\u2014-]?\s*(?:but|however|except\s+that)\b\s*,?\s*", re.IGNORECASE)
 
 
