@@ -11,7 +11,12 @@
   for a rooted box: ...") is read as its answer, the rule in that case;
 - a move kept for another case ("save a Restore for once root shows up") is put aside in the order's case, and that
   case is no condition of the order: "prefer Remove over Restore" at user level passes, a Restore there is refused, and
-  a rule kept without a meaning disputes the note it answers by that preference.
+  a rule kept without a meaning disputes the note it answers by that preference;
+- a note granted by pointing at it ("Agreed with the rule above, but Op_Host2 is the exception: ...") is likewise not
+  the order: the exception's own order on its host passes;
+- a preference contrasted with a class ("Restore that op host rather than any user machine") puts that class aside:
+  "prefer ... over <move> User" passes (refused, the general rule was kept without a meaning, and the exception taught
+  for one of its hosts could not outrank it), and a class the text does not contrast stays refused.
 """
 
 from __future__ import annotations
@@ -79,3 +84,18 @@ def test_a_move_kept_for_another_case_is_put_aside_in_the_orders_case() -> None:
     assert text_problem(plain, {"host": "User3", "compromise": "User"}, prefer) is None
     said = said_in_words(_KIM)
     assert said is not None and said[1].mode == "prefer" and said[1].over.verb == "Restore"
+
+
+def test_a_note_granted_by_pointing_at_it_is_not_the_order() -> None:
+    text = "Agreed with the rule above, but Op_Host2 is the exception: if it's Op_Host2 that gets rooted, Remove it instead."
+    assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"},
+                        {"mode": "do", "verb": "Remove", "target": "Op_Host2"}) is None
+
+
+def test_a_preference_contrasted_with_a_class_puts_the_class_aside() -> None:
+    text = "Whenever an op host is rooted, Restore that op host rather than any user machine."
+    when = {"class": "Operational", "compromise": "Privileged"}
+    over_users = {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Restore", "target": "User"}}
+    assert text_problem(text, when, over_users) is None
+    over_servers = {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Restore", "target": "Enterprise"}}
+    assert text_problem(text, when, over_servers) is not None

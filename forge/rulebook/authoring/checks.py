@@ -385,7 +385,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     return None
 
 
-# (r59h) A class right after a preference's contrast: "Remove that enterprise host rather than any user host", "decoy the
+# (r59h) A class right after a preference's contrast: "Restore that op box rather than any user machine", "decoy the
 # op boxes in preference to the user machines". (forbidding.contrasted_hosts reads hosts named there, and a class only
 # after a move put second; read as no word against the class, "prefer Remove over Remove User" was refused as preferring
 # over a move the text never puts aside, the rule was kept without a meaning, and the exception taught for one of its
