@@ -180,10 +180,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     for marker in CONDITION.finditer(instruction):
         if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
-        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
-            continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
-        if KEPT_FOR_ANOTHER_CASE.search(instruction[:marker.start()]):
-            continue  # (r59h) "...; save a Restore for once root shows up": the case of the move kept, not the order's
+        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]) or KEPT_FOR_ANOTHER_CASE.search(instruction[:marker.start()]):
+            continue  # (r40k) "for instance when ...": the example's case; (r59h) "save a Restore for once ...": the move kept's
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])
