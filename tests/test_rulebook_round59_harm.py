@@ -7,11 +7,6 @@
   with one case set aside ("Sound in general, but once Op_Host2 is rooted: Remove Op_Host2") is the rule the text
   excepts from, not its order: the case's faithful compilation passes (refused, the rule stayed without a meaning and was
   injected beside the note it outranks);
-- a reply under a quoted note, after who wrote it ("Kim wrote:"), that turns the note down in one case ("I don't agree
-  for a rooted box: ...") is read as its answer, the rule in that case;
-- a move kept for another case ("save a Restore for once root shows up") is put aside in the order's case, and that
-  case is no condition of the order: "prefer Remove over Restore" at user level passes, a Restore there is refused, and
-  a rule kept without a meaning disputes the note it answers by that preference;
 - a note granted by pointing at it ("Agreed with the rule above, but Op_Host2 is the exception: ...") is likewise not
   the order: the exception's own order on its host passes;
 - a preference contrasted with a class ("Restore that op host rather than any user machine") puts that class aside:
@@ -56,34 +51,6 @@ def test_a_reported_note_granted_in_general_is_not_the_order() -> None:
         assert text_problem(text, rooted, remove) is None, text
         # (still held to the case it sets aside: Op_Host2 in any state is wider)
         assert text_problem(text, {"host": "Op_Host2"}, remove) is not None, text
-
-
-_KIM = ("Kim wrote:\n> Enterprise1 owned -> Restore it, every time.\n\nI do not agree for a shallow foothold: Remove "
-        "Enterprise1 as long as its compromise is user level only; save the Restore for once root shows up.")
-_AT_USER = {"host": "Enterprise1", "compromise": "User"}
-_PREFER = {"mode": "prefer", "verb": "Remove", "target": "Enterprise1", "over": {"verb": "Restore", "target": "Enterprise1"}}
-
-
-def test_a_reply_turning_a_note_down_in_one_case_is_its_answer() -> None:
-    from forge.rulebook.language.replies import reply_said
-
-    assert reply_said(_KIM).startswith("Remove Enterprise1 as long as its compromise is user level only")
-    # (a case the answer does not state itself: the reply is left as written, never read wider than that case)
-    vague = "Kim wrote:\n> Enterprise1 owned -> Restore it, every time.\n\nI don't agree for the night shift: Remove it."
-    assert reply_said(vague) == vague
-
-
-def test_a_move_kept_for_another_case_is_put_aside_in_the_orders_case() -> None:
-    from forge.rulebook.language.said import said_in_words
-
-    assert text_problem(_KIM, _AT_USER, _PREFER) is None
-    assert text_problem(_KIM, _AT_USER, {"mode": "do", "verb": "Restore", "target": "Enterprise1"}) is not None
-    # (the case the Restore is kept for is no condition of the order: at user level and at root at once never holds)
-    plain = "Once User3 sits at user level, Remove User3 and reserve the Restore for if root ever shows there."
-    prefer = {"mode": "prefer", "verb": "Remove", "target": "User3", "over": {"verb": "Restore", "target": "User3"}}
-    assert text_problem(plain, {"host": "User3", "compromise": "User"}, prefer) is None
-    said = said_in_words(_KIM)
-    assert said is not None and said[1].mode == "prefer" and said[1].over.verb == "Restore"
 
 
 def test_a_note_granted_by_pointing_at_it_is_not_the_order() -> None:

@@ -131,23 +131,6 @@ _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", 
 _EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?\s*$", re.IGNORECASE)
 
 
-# (r59h) A move kept for another case than the order's, right before that case's marker: "Remove User2 while the foothold
-# is shallow; save a Restore for once root shows up", "reserve the Remove for if it gets exploited again", "no Restore:
-# that one is only for when root shows". The case is the other move's, no condition of the order (read as one, the
-# order held only where both cases held together, a shallow foothold that is also root, which never is).
-KEPT_FOR_ANOTHER_CASE = re.compile(r"(?:\b(?:keep(?:s|ing)?|sav(?:e|es|ing)|reserv(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|"
-                                   r"their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)|\b(?:that|this|it)(?:\s+one)?(?:'s|\u2019s|\s+is)\s+"
-                                   r"(?:only\s+)?)\s+for\s*$", re.IGNORECASE)
-
-
-def moves_kept_for_another_case(instruction: str) -> tuple[str, ...]:
-    """(r59h) The moves `instruction` keeps for another case than its order's (`KEPT_FOR_ANOTHER_CASE` before "for when",
-    "for once", "for if"): put aside in the order's case, as "rather than" would say it."""
-    return tuple(dict.fromkeys(v for m in re.finditer(r"\bfor\s+(?:when|whenever|once|if)\b", instruction, re.IGNORECASE)
-                               if (kept := KEPT_FOR_ANOTHER_CASE.search(instruction[:m.start() + 3])) and kept["what"]
-                               for v in verbs_in(kept["what"])))
-
-
 # (r40k) The words that make a condition an exception, right before its marker: "but not (if)", "except (when)".
 _EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never)\s+$", re.IGNORECASE)
 # (r52c) The same words before a host described by a relative clause, with the preposition the order gives it: "...,
@@ -180,8 +163,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     for marker in CONDITION.finditer(instruction):
         if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
-        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]) or KEPT_FOR_ANOTHER_CASE.search(instruction[:marker.start()]):
-            continue  # (r40k) "for instance when ...": the example's case; (r59h) "save a Restore for once ...": the move kept's
+        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
+            continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])
