@@ -376,12 +376,27 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         # (r38h: or the place the order puts second, "Remove on that server before you touch any user box")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and (target in spared or target in _put_last(words)) \
-            or any(same_verb(f, verb) for f in _put_off(words)) or _replaced_instead(words, verb)
+            or any(same_verb(f, verb) for f in _put_off(words)) or _replaced_instead(words, verb) \
+            or target in _classes_put_aside(words)
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
                     "keep to what the text prefers")
     return None
+
+
+# (r59h) A class right after a preference's contrast: "Restore that op box rather than any user machine", "decoy the
+# op boxes in preference to the user machines". (forbidding.contrasted_hosts reads hosts named there, and a class only
+# after a move put second; read as no word against the class, "prefer Remove over Remove User" was refused as preferring
+# over a move the text never puts aside, the rule was kept without a meaning, and the exception taught for one of its
+# hosts could not outrank it.)
+_CLASS_CONTRASTED = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of)\s+(?:(?:on|to|for|at|with)\s+)?"
+                               r"(?:(?:the|any|a|an|every|each|all)\s+)?(?:(?:of\s+)?the\s+)?(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+
+
+def _classes_put_aside(words: Wording) -> set[str]:
+    """(r59h) The classes a preference is contrasted with (`_CLASS_CONTRASTED`) in the order's words."""
+    return {cls for m in _CLASS_CONTRASTED.finditer(words.order) if not hosts_in(m["what"]) for cls in classes_in(m["what"])}
 
 
 def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:

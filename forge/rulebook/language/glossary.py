@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
+from forge.rulebook.language.names import HOST_NAME, classes_in, hosts_in, verbs_in
 
 # The heading of a note's list of names, at its start: "Glossary:", "Glossary first:", "Legend:", "Nicknames:",
 # "Shorthand for my notes:", "Key:", "Aliases:", "Abbreviations:".
@@ -109,3 +109,48 @@ def defines_word(sentence: str) -> bool:
         and found["word"].lower() not in {"it", "this", "that", "he", "she", "they", "which", "who", "what"} \
         and not hosts_in(meant) and not classes_in(meant)
 
+
+
+# (r59h) A name the note gives, in a sentence of its own, to hosts it lists: "I'll refer to User1 and User3 as the pair",
+# "call Op_Host0, Op_Host1 and Op_Host2 the farm" (a heading before it, "My shorthand:", goes with it, and so does an aside
+# in brackets after the name, "(User2 stays out of it)"); or in a relative clause, "Enterprise1 and Enterprise2, which we
+# name the pair, ...". The rule is then said in that name ("should a machine in the pair get probed, decoy it"), and read
+# as it stands it spoke of a machine in general: a trigger on any host passed as faithful, and fired where only a host
+# outside the listed ones showed the state. The rewrite puts the hosts in the place of the name, as the glossary above
+# does. The name must be "the <word>" or quoted, so a judgement ("I would call User2 clean") names nothing.
+_HOST_LIST = rf"{HOST_NAME}(?:\s*(?:,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*){HOST_NAME})*"
+_NAME_GIVEN = r"[*_'\"\u2018\u201c]*(?P<term>the\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?|(?<=['\"\u2018\u201c])[a-z][\w -]{0,20}?)[*_'\"\u2019\u201d]*"
+_GROUP_SENTENCE = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:[^.!?:]{{0,50}}:\s*)?(?:(?:I|we)(?:'ll|\s+will|\s+shall)?\s+)?"
+                             rf"(?:call|refer\s+to|name)\s+(?P<hosts>{_HOST_LIST})\s+(?:as\s+)?{_NAME_GIVEN}"
+                             r"\s*(?:\([^()]{0,80}\))?\s*(?:[.!?](?:\s+|$)|$)", re.IGNORECASE)
+_GROUP_CLAUSE = re.compile(rf"(?P<hosts>{_HOST_LIST})\s*,\s*(?:which|whom)\s+(?:I|we)\s+(?:call|name|refer\s+to\s+as)\s+"
+                           rf"{_NAME_GIVEN}\s*,", re.IGNORECASE)
+# A host of the named ones: "a machine in the pair", "any member of the farm", "one of the pair"
+_ONE_OF = r"\b(?:(?:a|an|any|each|every|one)\s+(?:(?:box|host|machine|server|member|node|workstation)\s+)?(?:of|in|from)\s+)"
+
+
+def _hosts_said(hosts: tuple[str, ...], joined: str) -> str:
+    """The hosts as a list, "Enterprise0, Enterprise1 or Enterprise2"."""
+    return hosts[0] if len(hosts) == 1 else f"{', '.join(hosts[:-1])} {joined} {hosts[-1]}"
+
+
+def group_named_said(text: str) -> str:
+    """(r59h) `text` with a name it gives to hosts it lists (`_GROUP_SENTENCE`, `_GROUP_CLAUSE`) written out: the defining
+    sentence (or clause) left out, each later "a machine in <name>" as "one of <hosts, or-joined>", each other use of the
+    name as the hosts; `text` itself where it gives no such name, or never uses it again."""
+    for pattern in (_GROUP_SENTENCE, _GROUP_CLAUSE):
+        found = pattern.search(text or "")
+        if found is None:
+            continue
+        hosts, term = hosts_in(found["hosts"]), found["term"].strip()
+        bare = re.escape(term[4:] if term.lower().startswith("the ") else term)
+        rest = text[found.end():]
+        use = rf"[*_'\"\u2018\u201c]*(?:the\s+)?{bare}[*_'\"\u2019\u201d]*\b"
+        if not hosts or not re.search(rf"\b{bare}\b", rest, re.IGNORECASE):
+            continue
+        rest = re.sub(_ONE_OF + use, lambda m: "one of " + _hosts_said(hosts, "or") if len(hosts) > 1 else hosts[0], rest,
+                      flags=re.IGNORECASE)
+        rest = re.sub(rf"(?<![\w-]){use}", _hosts_said(hosts, "or"), rest, flags=re.IGNORECASE)
+        said = text[:found.start()] + (found["hosts"] + " " if pattern is _GROUP_CLAUSE else " ") + rest
+        return " ".join(said.split())
+    return text

@@ -35,7 +35,7 @@ from forge.rulebook.language.forms import (acceptance_test_said, bare_question_s
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, host_alone_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
                                            table_cases_said, written_out)
-from forge.rulebook.language.glossary import glossary_said
+from forge.rulebook.language.glossary import glossary_said, group_named_said
 from forge.rulebook.language.minutes import minutes_said
 from forge.rulebook.language.replies import reply_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
@@ -230,6 +230,34 @@ _QUOTED_NOTE_EXCEPTED = re.compile(
     r"(?:(?:that|this|it)\s+(?:still\s+)?(?:holds|stands|applies|stays|remains|is\s+right|is\s+fine)(?:\s+(?:true|good|so))?\s*"
     r"(?:[,;:.\u2013\u2014-]\s*|\s+(?=but\b)))?(?:but\s+|however\s*,?\s*)?(?=(?:" + EXCEPT_WORDS + r"|not\s+for)\b)", re.IGNORECASE)
 
+# (r59h) Likewise another's note reported in words of its own, not quoted ("Kim's rule says op boxes never get a Remove.",
+# "Kim said the op boxes never get a Remove."), then granted in general and set aside in one case with an order of this
+# text's: "Sound in general, but when Op_Host2 is rooted ...: Remove it"; or one granted by pointing at it, "Agreed with
+# the rule above, but Op_Host2 is the exception: ...". The report is the rule this text excepts a
+# case from, not its order: read as the order, its "never" stood beside the order the text gives for the case, the
+# compilation of that case was refused as the opposite of the words, and the rule kept without a meaning was injected
+# beside the note it outranks.
+_REPORTED_NOTE_GRANTED = re.compile(
+    r"^\s*(?:(?:the|an?|our|my|your|his|her|their|[A-Z]\w*['\u2019]s)\s+(?:(?:old|older|earlier|previous|first|original|"
+    r"standing|existing|current|last)\s+)?(?:note|rule|lesson|advice|guidance|order|policy|entry|line|card|runbook)|"
+    r"(?!(?:I|We|You|It|This|That|They)\b)[A-Z]\w*)\s+(?:said|says|reads|read|wrote|writes)\s*:?\s*[^.!?;]{3,200}[.!?;]\s*"
+    r"(?:(?:that|it|this)(?:'s|\u2019s|\s+is)\s+)?(?:fine|ok(?:ay)?|agreed|true|sure|right|sound|fair(?:\s+enough)?)"
+    r"(?:\s+(?:by|with)\s+me)?(?:\s+(?:in\s+general|as\s+a\s+rule|mostly|on\s+the\s+whole|overall|for\s+the\s+most\s+part))?"
+    r"\s*[,;:.\u2013\u2014-]?\s*(?:but|however|except\s+that)\b\s*,?\s*|"
+    # (or granted by pointing at it, "Agreed with the lesson above, but ...", "I go along with Kim's rule, except that ...")
+    r"^\s*(?:i\s+)?(?:agree(?:d)?|(?:go|went)\s+along)\s+with\s+(?:the|that|this|your|his|her|their|[A-Z]\w*['\u2019]s)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:note|rule|lesson|advice|guidance|order|policy|entry|runbook)(?:\s+(?:above|before|here))?"
+    r"\s*[,;:.\u2013\u2014-]?\s*(?:but|however|except\s+that)\b\s*,?\s*", re.IGNORECASE)
+
+
+def _reported_note_granted_away(flat: str) -> str:
+    """`flat` without another's note it reports and grants in general (`_REPORTED_NOTE_GRANTED`), where the case it sets
+    aside gives an order of its own."""
+    found = _REPORTED_NOTE_GRANTED.match(flat)
+    rest = flat[found.end():] if found else ""
+    return rest[:1].upper() + rest[1:] if found and verbs_in(rest) else flat
+
+
 def _quoted_note_away(flat: str) -> str:
     """`flat` without the quoted note its exception amends (`_QUOTED_NOTE_EXCEPTED`), where what follows gives an order of
     its own. (r51a) Where it names no move ("That still holds, except for Op_Host1 while Op_Server0 is clean"), the
@@ -257,10 +285,11 @@ def plan_entry_said(flat: str) -> str:
 # The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (a glossary, settings, log lines,
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
-# (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...")
+# (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...", and (r59h) a name
+# it gives to hosts it lists: "I'll refer to User1 and User3 as the pair. ...")
 # (r55m: then a meeting's minutes as the items they agreed, minutes.py: "Minutes: - AGREED: ... - PARKED: ...", and a reply
 # under a quoted note as what it settles, replies.py: "> Proposal: ... / Agreed, but not User4: ...")
-_BLOCKS_SAID = (commented_out_away, glossary_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+_BLOCKS_SAID = (commented_out_away, glossary_said, group_named_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said,  # (r55m)
@@ -281,6 +310,7 @@ def read_wording(text: str) -> Wording:
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
     flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
+    flat = _reported_note_granted_away(flat)  # (r59h) nor is one it reports and grants in general
     flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
