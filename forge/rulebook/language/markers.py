@@ -68,6 +68,13 @@ _CLASS_ONLY_ALONE = (r"(?:(?<=[(,;:])|(?<=[(,;:]\s)|(?<=\s[-\u2013\u2014]\s)|^)\
                      + r"(?=\s*(?:[),;:]|[.!]?\s*$|\s[-\u2013\u2014]\s))")
 
 
+# (r59m) Advice said by denying its harm: "it wouldn't hurt to decoy it", "can't hurt to Analyse first", "never hurts to",
+# "no harm in a Remove" (and with the apostrophe lost, "wouldnt hurt", "wouldn hurt"): the writer urges the move. Its
+# "not" denies no state of a host: read as a negation of the condition, the rule was refused or kept silent.
+HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
+               r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -100,6 +107,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
                                 # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
+                                # (r59m) and advice said by denying its harm (HARM_DENIED): an urging of the move, no absence
+                                + HARM_DENIED + "|"
                                 # (r58m) how long a standing order lasts, "until further notice": no end the situation must show
                                 + UNTIL_FURTHER_NOTICE + "|"
                                 # (r53b: not said as the condition itself, "when there is no reason to hold back": an

@@ -1,0 +1,32 @@
+"""Round 59 (r59m): forms of words whose rules were kept semantic (missed) because a reader took an urging for a
+question or a denial, though the compilation said what the text says.
+
+Each test holds a compilation (or a reading) that says what its text says, and where it matters one that says more or
+the opposite stays refused.
+"""
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.markers import negations_in
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+# --- advice said by denying its harm: no negation of the condition ---------------------------------------------------
+
+_HARMLESS = "It can't hurt to plant a DecoyTomcat on Enterprise2 whenever it is probed."
+
+
+def test_harm_denied_is_no_negation_of_the_condition():
+    assert negations_in("it can't hurt to plant a DecoyTomcat on Enterprise2 whenever it is probed") == ()
+    assert negations_in("it wouldnt hurt to plant one while Enterprise2 is not probed") == ("not",)
+    when = {"host": "Enterprise2", "activity": "Scan"}
+    assert text_problem(_HARMLESS, when, _do("DecoyTomcat", "Enterprise2")) is None
+
+
+def test_harm_denied_as_a_rest_does_not_guard():
+    when = {"host": "Enterprise2", "activity": "Scan"}
+    assert guard_rest("can't hurt plant", when, _HARMLESS, _do("DecoyTomcat", "Enterprise2")) == ""
+    # (a rest that also says when still guards)
+    assert guard_rest("can't hurt plant while User3 is clean", when, _HARMLESS, _do("DecoyTomcat", "Enterprise2")) != ""
