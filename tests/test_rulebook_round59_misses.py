@@ -5,12 +5,27 @@ Each test holds a compilation (or a reading) that says what its text says, and w
 the opposite stays refused.
 """
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forms import moves_only_asked
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.markers import negations_in
 
 
 def _do(verb, target):
     return {"mode": "do", "verb": verb, "target": target}
+
+
+# --- a question answered by "do it": the asked move is ordered -------------------------------------------------------
+
+_ASKED_THEN_DONE = "Whenever Op_Host1 is probed, a DecoySSHD there is worth it, isn't it? Just do it."
+
+
+def test_a_question_answered_by_do_it_orders_its_move():
+    assert moves_only_asked(_ASKED_THEN_DONE) == frozenset()
+    when = {"host": "Op_Host1", "activity": "Scan"}
+    assert text_problem(_ASKED_THEN_DONE, when, _do("DecoySSHD", "Op_Host1")) is None
+    # (an answer that turns it down, or asks again, leaves the move asked)
+    assert moves_only_asked("Is a Restore of Op_Host1 worth it once it is probed? Do not.") == frozenset({"Restore"})
+    assert moves_only_asked("Is a Restore of Op_Host1 worth it once it is probed? Do it?") == frozenset({"Restore"})
 
 
 # --- advice said by denying its harm: no negation of the condition ---------------------------------------------------

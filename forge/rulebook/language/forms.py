@@ -1467,6 +1467,11 @@ _ASKED_SENTENCE = re.compile(r"[^.!?]*\?")
 _REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:(?:could|can|would|will)\s+you|(?:could|can)\s+we)\b"
                       r"(?!\s+(?:ever|really|seriously|possibly)\b)", re.IGNORECASE)
 _ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNORECASE)
+# (r59m) A question answered by an order to do what it asked: "a Remove of User2 can't hurt, can it? Do it.", "why not
+# decoy Op_Host1 the moment it is scanned? Go ahead and do so." The answer makes the asked move the writer's order (read
+# as a question nothing answers, the note was kept semantic and silent where its move was due).
+_ANSWER_ORDERS_IT = re.compile(r"^\W*(?:so\s+|then\s+|just\s+|yes\W+)?(?:(?:go\s+ahead\s+and\s+)?do\s+(?:it|that|this|so)|go\s+ahead"
+                               r"|go\s+for\s+it|make\s+it\s+so)\b(?!\s*(?:\?|not\b|n['\u2019]t\b))", re.IGNORECASE)
 
 
 # (r56d) An order or a ban closed by a tag that asks only for assent: "Restore User2 once it is rooted, OK?", "Don't ever
@@ -1506,7 +1511,7 @@ def moves_only_asked(text: str) -> frozenset[str]:
     for found in _ASKED_SENTENCE.finditer(text):
         after = text[found.end():]
         if _ANSWER_OPENS.match(after) or _ANSWER_DENIES.match(after) or _ANSWER_AFFIRMS.match(after) \
-                or _ANSWER_OPEN.match(after):
+                or _ANSWER_OPEN.match(after) or _ANSWER_ORDERS_IT.match(after):
             continue
         if not _REQUEST.search(found.group(0)):
             asked |= set(verbs_in(found.group(0)))

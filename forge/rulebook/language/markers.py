@@ -75,6 +75,13 @@ HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*
                r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
 
 
+# (r59m) A tag that asks assent to the sentence it closes: "a decoy there is worth it, isn't it?", "that would be best,
+# wouldn't it?", "..., don't you think?" (or as the reader spells it out, "is not it?"). Its "not" is the question's
+# form, no denial of the move before it.
+NEGATIVE_TAG = (r"[,;]\s*(?:(?:is|are|was|were|would|will|does|do|did|could|can|should|has|have|had)(?:n['\u2019]?t|\s+not)|"
+                r"won['\u2019]?t|can['\u2019]?t|cannot|shan['\u2019]?t)\s+(?:it|they|you|we|that|there|this|he|she)(?:\s+think)?\s*\?")
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
