@@ -5,9 +5,12 @@ Each test holds a compilation (or a reading) that says what its text says, and w
 the opposite stays refused.
 """
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.forms import moves_only_asked
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.predicate import describe
 
 
 def _do(verb, target):
@@ -45,3 +48,20 @@ def test_harm_denied_as_a_rest_does_not_guard():
     assert guard_rest("can't hurt plant", when, _HARMLESS, _do("DecoyTomcat", "Enterprise2")) == ""
     # (a rest that also says when still guards)
     assert guard_rest("can't hurt plant while User3 is clean", when, _HARMLESS, _do("DecoyTomcat", "Enterprise2")) != ""
+
+
+# --- emphasis said with a closing "no": no denial of the clause it closes --------------------------------------------
+
+def test_a_closing_no_of_emphasis_denies_nothing():
+    found = claims("an enterprise box at root level, no second thoughts")
+    assert found is not None and describe(found) == "a Enterprise host shows Compromised Privileged"
+    assert negations_in("an enterprise box at root level, no second thoughts") == ()
+    # (a "no" of a state still denies it)
+    assert "not" in describe(claims("an enterprise box at root level, no scan on User3"))
+
+
+def test_an_order_with_a_closing_emphasis_keeps_its_condition():
+    text = "Adding a word on the op side: an op host being exploited -> plan a Restore, no ifs or buts."
+    found = semantic_claims(text, "predicate refused: a check", text)
+    assert found is not None and describe(found) == "a Operational host shows Activity Exploit"
+

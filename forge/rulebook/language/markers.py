@@ -82,6 +82,14 @@ NEGATIVE_TAG = (r"[,;]\s*(?:(?:is|are|was|were|would|will|does|do|did|could|can|
                 r"won['\u2019]?t|can['\u2019]?t|cannot|shan['\u2019]?t)\s+(?:it|they|you|we|that|there|this|he|she)(?:\s+think)?\s*\?")
 
 
+# (r59m) Emphasis said with a "no" that closes its clause: "Restore it, no half measures", "no exceptions", "no delay",
+# "no second thoughts", "no ifs or buts". How firmly the order stands, no absence of a host's state: read as a denial of
+# the clause it closes, an operational host under exploit became none under exploit (a rule that never held).
+EMPHATIC_NO = (r"\bno\s+(?:half[\s-]+measures|exceptions?|excuses|delays?|hesitation|hesitating|waiting(?:\s+around)?|dithering|"
+               r"second\s+thoughts|shortcuts|messing\s+about|messing\s+around|fuss|debate|discussion|arguments?|arguing|"
+               r"ifs\s+(?:or|and)\s+buts|questions\s+asked)\b(?=\s*(?:[.,;:!)\u2014\u2013-]|$))")
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -116,6 +124,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\bnot\s+unlike\b|"
                                 # (r59m) and advice said by denying its harm (HARM_DENIED): an urging of the move, no absence
                                 + HARM_DENIED + "|"
+                                # (r59m) and emphasis said with a "no" (EMPHATIC_NO): how firmly the order stands
+                                + EMPHATIC_NO + "|"
                                 # (r58m) how long a standing order lasts, "until further notice": no end the situation must show
                                 + UNTIL_FURTHER_NOTICE + "|"
                                 # (r53b: not said as the condition itself, "when there is no reason to hold back": an
