@@ -11,6 +11,7 @@ from forge.rulebook.language.forms import moves_only_asked
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.predicate import describe
+from forge.rulebook.language.wording import read_wording
 
 
 def _do(verb, target):
@@ -65,3 +66,12 @@ def test_an_order_with_a_closing_emphasis_keeps_its_condition():
     found = semantic_claims(text, "predicate refused: a check", text)
     assert found is not None and describe(found) == "a Operational host shows Activity Exploit"
 
+
+# --- a move denied as what the host gets: the ban, not the state ---------------------------------------------------
+
+def test_gets_no_move_is_the_ban_not_a_denied_state():
+    text = "Any enterprise server that is merely probed deserves no Remove from the chooser."
+    (condition,) = read_wording(text).conditions
+    assert "no" not in condition.negations
+    found = semantic_claims(text, "predicate refused: a check", text)
+    assert found is not None and describe(found) == "a Enterprise host shows Activity Scan and Compromised No"

@@ -21,6 +21,13 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 
 
+# (r59m) A move denied as what the host gets, "a user host that is only scanned gets no Restore", "... should receive no
+# decoy", "deserves no Remove": the ban opens the main clause. Left in the condition, its "no" was read as a denial of
+# the host's state, and the rule was for the hosts NOT only scanned (the opposite of its words).
+_GETS_NO_MOVE = (r"(?:(?:should|must|will|shall|is\s+to)\s+)?(?:gets?|receives?|deserves?|merits?|warrants?|earns?)\s+no\s+"
+                 r"(?:(?:further|more|other|extra)\s+)?(?=" + VERB_WORD + r")")
+
+
 # (r58m) How long a standing order lasts, "until further notice", "until told otherwise": from now on, no condition.
 UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
 
@@ -538,7 +545,7 @@ def clause_end(text: str, start: int) -> int:
     # (r42h: not the step's analyses by their noun, "... and this step's analyses rate it medium": no Analyse, and the
     # condition was cut before its rating, which the gate then never judged; nor what they do not report, "the analyses
     # do not mention it", their negation and no prohibition)
-    order = next((m for m in re.finditer(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{VERB.pattern})\b",
+    order = next((m for m in re.finditer(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_GETS_NO_MOVE}|{VERB.pattern})\b",
                                          rest[:end], re.IGNORECASE)
                   if not ANALYSES_NOUN.match(rest, m.start() + 1) and not _ANALYSES_SAY_NOT.search(rest[:m.start()])), None)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
