@@ -10,8 +10,8 @@ from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.forms import moves_only_asked
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.predicate import describe
-from forge.rulebook.language.wording import read_wording
+from forge.rulebook.language.predicate import Atom, describe
+from forge.rulebook.language.wording import conditions_left_out, read_wording
 
 
 def _do(verb, target):
@@ -74,4 +74,14 @@ def test_gets_no_move_is_the_ban_not_a_denied_state():
     (condition,) = read_wording(text).conditions
     assert "no" not in condition.negations
     found = semantic_claims(text, "predicate refused: a check", text)
-    assert found is not None and describe(found) == "a Enterprise host shows Activity Scan and Compromised No"
+    assert found == Atom(host_class="Enterprise", activity="Scan", compromise="No")
+
+
+# --- a "once" that closes its sentence counts times; it opens no condition ------------------------------------------
+
+def test_a_closing_once_is_no_condition_left_out():
+    text = "Analyse is never the move while some op host is under exploit. Not once."
+    assert conditions_left_out(text) == ()
+    found = semantic_claims(text, "predicate refused: a check", text)
+    assert found is not None and describe(found) == "a Operational host shows Activity Exploit"
+

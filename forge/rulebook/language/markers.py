@@ -21,9 +21,9 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 
 
-# (r59m) A move denied as what the host gets, "a user host that is only scanned gets no Restore", "... should receive no
-# decoy", "deserves no Remove": the ban opens the main clause. Left in the condition, its "no" was read as a denial of
-# the host's state, and the rule was for the hosts NOT only scanned (the opposite of its words).
+# (r59m) A move denied as what the host gets, "an op box that was merely probed gets no Remove", "... should receive no
+# decoy", "deserves no Analyse": the ban opens the main clause. Left in the condition, its "no" was read as a denial of
+# the host's state, and the rule was for the hosts NOT merely probed (the opposite of its words).
 _GETS_NO_MOVE = (r"(?:(?:should|must|will|shall|is\s+to)\s+)?(?:gets?|receives?|deserves?|merits?|warrants?|earns?)\s+no\s+"
                  r"(?:(?:further|more|other|extra)\s+)?(?=" + VERB_WORD + r")")
 
@@ -210,7 +210,8 @@ CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:po
                     # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
                     r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"
                     r"if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
+                     # (r59m: nor a "once" that ends its sentence, "Never Sleep then. Not once.", "... just once!": a count)
+                     r"while|(?<!at\s)once(?!\s*(?:[.!?;)]|$))(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
                      # (r52m: nor a count of times, "has not shown up once all week", "once in a while", "once a day")
                      r"a\s+(?:day|week|turn|step|game|shift|night)|per\s+(?:day|week|turn|step|game|shift|episode))\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
