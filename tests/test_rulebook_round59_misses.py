@@ -85,3 +85,11 @@ def test_a_closing_once_is_no_condition_left_out():
     found = semantic_claims(text, "predicate refused: a check", text)
     assert found is not None and describe(found) == "a Operational host shows Activity Exploit"
 
+
+# --- a label that adds to what came before is no situation -----------------------------------------------------------
+
+def test_an_addition_label_is_no_situation():
+    text = "Seconding the earlier lesson on quiet rows. plus: no Monitor while some user box shows root."
+    assert read_wording(text).situation == ""
+    found = semantic_claims(text, "predicate refused: a check", text)
+    assert found == Atom(host_class="User", compromise="Privileged")

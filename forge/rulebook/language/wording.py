@@ -210,6 +210,13 @@ _DAY_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:(?:the\s+)?plan\s+for\s+)?(?:t
                         r"evening|shift|week|sprint))\s*:\s*", re.IGNORECASE)
 
 
+# (r59m) A label that says the sentence adds to what came before, before a colon at a sentence's start: "also:", "Plus:",
+# "One more thing:", "PS:", "btw:". It says the note adds a rule, no situation of it (read as one, the sentence before it,
+# "+1 to the lesson above.", joined the label as a condition no reading placed, and the rule was silent).
+_ADDITION_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:and\s+)?(?:also|plus|additionally|in\s+addition|one\s+more\s+(?:thing|point|rule)|"
+                             r"another\s+(?:thing|point)|p\.?\s?s\.?|btw|by\s+the\s+way)\s*:\s*", re.IGNORECASE)
+
+
 # (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
 # case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
 # tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
@@ -279,7 +286,7 @@ def read_wording(text: str) -> Wording:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
-    flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
+    flat = _ADDITION_LABEL.sub(" ", _DAY_LABEL.sub(" ", flat)).strip()  # (r58n) "Today:", (r59m) "also:": no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
     flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
     instruction, situation, order = instruction_of(flat)
