@@ -93,3 +93,21 @@ def test_an_addition_label_is_no_situation():
     assert read_wording(text).situation == ""
     found = semantic_claims(text, "predicate refused: a check", text)
     assert found == Atom(host_class="User", compromise="Privileged")
+
+
+# --- slang for states: "poked at" is a scan, "got burned" a compromise ----------------------------------------------
+
+def test_poked_at_is_a_scan():
+    found = claims("once Op_Host2 has been poked at", "Op_Host2")
+    assert found == Atom(host="Op_Host2", activity="Scan")
+    text = "Op_Host0 getting poked? Put a DecoyHarakaSMPT on it."
+    assert semantic_claims(text, "predicate refused: a check", text) == Atom(host="Op_Host0", activity="Scan")
+
+
+def test_burned_after_a_verb_of_being_is_a_compromise_and_a_spent_reward_is_not():
+    found = claims("once Enterprise1 got burned")
+    assert found == Atom(host="Enterprise1", compromise="any")
+    text = "We burned two turns on Analyse last game. Remove Enterprise1 when it is owned."
+    assert "Enterprise1" in describe(semantic_claims(text, "predicate refused: a check", text))
+    assert claims("we burned two turns") is None
+
