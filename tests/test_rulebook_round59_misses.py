@@ -111,3 +111,12 @@ def test_burned_after_a_verb_of_being_is_a_compromise_and_a_spent_reward_is_not(
     assert "Enterprise1" in describe(semantic_claims(text, "predicate refused: a check", text))
     assert claims("we burned two turns") is None
 
+
+# --- a host counted in the class just named is no second subject ----------------------------------------------------
+
+def test_a_host_counted_in_its_own_class_restates_the_class():
+    text = "I missed the probe on Op_Host1 last time. Every op box, Op_Server0 included, gets a DecoyApache the moment it is probed."
+    assert semantic_claims(text, "predicate refused: a check", text) == Atom(host_class="Operational", activity="Scan")
+    # (a host of another class widens what the class names: left as written, never read whole)
+    wider = "Every op box, User3 included, gets a DecoyApache the moment it is probed."
+    assert semantic_claims(wider, "predicate refused: a check", wider) != Atom(host_class="Operational", activity="Scan")

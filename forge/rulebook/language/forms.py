@@ -1193,6 +1193,26 @@ def host_alone_aside_away(flat: str) -> str:
                                  else f"{m['host']} ", flat or "")
 
 
+# (r59m) An aside that counts one host in the class just named, set off by commas, brackets or dashes: "each ent machine,
+# the Defender included, takes ...", "all op hosts (Op_Server0 too) ...", "any user box - including User0 - ...". Where the host is of that class, it restates the class and the sentence reads on without it; read as written,
+# the host was a second subject the order's "it" could stand for, and the rule was never read whole (silent where its
+# class was). A host of another class widens the class and is left as written.
+_INCLUDED_ASIDE = re.compile(
+    r"(?:,\s*|\s*\(\s*|\s+-{1,2}\s*|\s*[\u2013\u2014]\s*)(?:(?:the\s+)?(?P<host>" + HOST_NAME + r")\s+(?:included|too|as\s+well)"
+    r"|including\s+(?:the\s+)?(?P<also>" + HOST_NAME + r"))\s*(?:,|\)|\s-{1,2}(?=\s)|[\u2013\u2014])", re.IGNORECASE)
+
+
+def included_aside_away(flat: str) -> str:
+    """(r59m) `flat` without an aside that counts a host in the class named right before it in its sentence
+    (`_INCLUDED_ASIDE`); an aside whose host is of no class named there is kept."""
+    def said(m: re.Match) -> str:
+        host = hosts_in(m["host"] or m["also"])
+        before = re.split(r"[.;:!?]", m.string[:m.start()])[-1]
+        named = classes_in(before)
+        return " " if len(host) == 1 and len(named) == 1 and host[0] in HOST_CLASSES.get(named[0], ()) else m.group(0)
+    return _INCLUDED_ASIDE.sub(said, flat or "")
+
+
 def reason_aside_dropped(flat: str) -> str:
     """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
     exception heading (_EXCEPTION_WHY)."""
