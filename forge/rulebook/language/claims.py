@@ -240,8 +240,7 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
-    condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
-    condition = _EMPHATIC_NO.sub(" ", condition)  # (r59m: "..., no half measures": how firm the order is, no denial)
+    condition = _EMPHATIC_NO.sub(" ", only_named_away(condition))  # (r48m: "E1 hit (only E1)"; r59m: "no half measures")
     condition = excepted_between_away(condition)  # (r55n: "U1/U2 (not the Defender) probed": of U1 and U2 alone)
     if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
         return _kept_out_claims(condition[kept_out.end():], subject, unresolved, group, universal)
