@@ -64,7 +64,8 @@ def test_the_rule_i_would_give_myself_is_simple_opens_the_lesson() -> None:
 def test_a_state_read_as_a_bare_host_is_not_the_whole_condition() -> None:
     for text in ("lateral stage (Enterprise1 hit) -> Restore Enterprise1 before anything else.",
                  # ("is hit" is a compromise since the sixteenth round: tests/test_rulebook_round16_harm.py)
-                 "Once Enterprise1 is burned, Restore Enterprise1."):
+                 # (r59m: "is burned" is a compromise since the fifty-ninth round: tests/test_rulebook_round59_misses.py)
+                 "Once Enterprise1 is toast, Restore Enterprise1."):
         found = rule_claims(text, with_instruction=True)
         assert found is not None and found.bare()  # what the reading makes of it: the host, shown
         assert not complete_claims(text, found)

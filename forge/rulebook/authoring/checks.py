@@ -69,7 +69,7 @@ from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
-from forge.rulebook.language.markers import GOAL_OR_CONCESSION, negations_in
+from forge.rulebook.language.markers import EMPHATIC_NO, GOAL_OR_CONCESSION, HARM_DENIED, NEGATIVE_TAG, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import REASON_FIRST, condition_elsewhere
@@ -607,7 +607,13 @@ _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u20
                      r"\bno\s+(?:discussion|debate|argument|arguing|ifs\s+or\s+buts|two\s+ways\s+about\s+it)\b|"
                      # (r42m) a concession, "no matter what the other hosts show", "no matter how busy the step is": the
                      # order holds whatever else holds, no negation of it
-                     r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)",
+                     r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)|"
+                     # (r59m) advice said by denying its harm, "it can't hurt to Remove it" (markers.HARM_DENIED), and a
+                     # tag that asks assent to what it closes, "..., isn't it?", "..., wouldn't it?": the order urged,
+                     # not turned down (a question nothing answers is `_move_only_asked`'s)
+                     + HARM_DENIED + "|" + NEGATIVE_TAG + "|"
+                     # (r59m) emphasis said with a "no", "Restore it, no half measures" (markers.EMPHATIC_NO)
+                     + EMPHATIC_NO,
                      re.IGNORECASE)
 # Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
 # other enterprise servers": the negation is the second clause's). A lone hyphen between spaces is a dash too, or a

@@ -25,7 +25,7 @@ from forge.rulebook.language.general_claims import (ALL_QUIET, CLAUSE_BREAK, NUM
 from forge.rulebook.language.history_words import denied_moves, without_denied_moves
 from forge.rulebook.language.instruction import excepted_between_away, only_named_away
 from forge.rulebook.language.judged import file_names_away
-from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.markers import EMPHATIC_NO, negations_in
 from forge.rulebook.language.names import CLASS_FORMS, HOST_FORMS, classes_in, hosts_in, named_in_full, verbs_in
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.shorthand import HOST_WORD, class_in_full, hosts_alone_as_only, own_clause, spelled_out
@@ -220,6 +220,9 @@ _KEPT_OUT_DESCRIBED = re.compile(r"^\s*(?:(?:but|and|yet)\s+)?(?:not|never|excep
                                  re.IGNORECASE)
 
 
+_EMPHATIC_NO = re.compile(EMPHATIC_NO, re.IGNORECASE)
+
+
 def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None,
                  group: tuple[str, ...] = (), universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -237,7 +240,7 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
-    condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
+    condition = _EMPHATIC_NO.sub(" ", only_named_away(condition))  # (r48m: "E1 hit (only E1)"; r59m: "no half measures")
     condition = excepted_between_away(condition)  # (r55n: "U1/U2 (not the Defender) probed": of U1 and U2 alone)
     if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
         return _kept_out_claims(condition[kept_out.end():], subject, unresolved, group, universal)

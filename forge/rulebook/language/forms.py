@@ -1193,6 +1193,26 @@ def host_alone_aside_away(flat: str) -> str:
                                  else f"{m['host']} ", flat or "")
 
 
+# (r59m) An aside that counts one host in the class just named, set off by commas, brackets or dashes: "each ent machine,
+# the Defender included, takes ...", "all op hosts (Op_Server0 too) ...", "any user box - including User0 - ...". Where the host is of that class, it restates the class and the sentence reads on without it; read as written,
+# the host was a second subject the order's "it" could stand for, and the rule was never read whole (silent where its
+# class was). A host of another class widens the class and is left as written.
+_INCLUDED_ASIDE = re.compile(
+    r"(?:,\s*|\s*\(\s*|\s+-{1,2}\s*|\s*[\u2013\u2014]\s*)(?:(?:the\s+)?(?P<host>" + HOST_NAME + r")\s+(?:included|too|as\s+well)"
+    r"|including\s+(?:the\s+)?(?P<also>" + HOST_NAME + r"))\s*(?:,|\)|\s-{1,2}(?=\s)|[\u2013\u2014])", re.IGNORECASE)
+
+
+def included_aside_away(flat: str) -> str:
+    """(r59m) `flat` without an aside that counts a host in the class named right before it in its sentence
+    (`_INCLUDED_ASIDE`); an aside whose host is of no class named there is kept."""
+    def said(m: re.Match) -> str:
+        host = hosts_in(m["host"] or m["also"])
+        before = re.split(r"[.;:!?]", m.string[:m.start()])[-1]
+        named = classes_in(before)
+        return " " if len(host) == 1 and len(named) == 1 and host[0] in HOST_CLASSES.get(named[0], ()) else m.group(0)
+    return _INCLUDED_ASIDE.sub(said, flat or "")
+
+
 def reason_aside_dropped(flat: str) -> str:
     """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
     exception heading (_EXCEPTION_WHY)."""
@@ -1467,6 +1487,11 @@ _ASKED_SENTENCE = re.compile(r"[^.!?]*\?")
 _REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:(?:could|can|would|will)\s+you|(?:could|can)\s+we)\b"
                       r"(?!\s+(?:ever|really|seriously|possibly)\b)", re.IGNORECASE)
 _ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNORECASE)
+# (r59m) A question answered by an order to do what it asked: "a Remove of User2 can't hurt, can it? Do it.", "why not
+# decoy Op_Host1 the moment it is scanned? Go ahead and do so." The answer makes the asked move the writer's order (read
+# as a question nothing answers, the note was kept semantic and silent where its move was due).
+_ANSWER_ORDERS_IT = re.compile(r"^\W*(?:so\s+|then\s+|just\s+|yes\W+)?(?:(?:go\s+ahead\s+and\s+)?do\s+(?:it|that|this|so)|go\s+ahead"
+                               r"|go\s+for\s+it|make\s+it\s+so)\b(?!\s*(?:\?|not\b|n['\u2019]t\b))", re.IGNORECASE)
 
 
 # (r56d) An order or a ban closed by a tag that asks only for assent: "Restore User2 once it is rooted, OK?", "Don't ever
@@ -1506,7 +1531,7 @@ def moves_only_asked(text: str) -> frozenset[str]:
     for found in _ASKED_SENTENCE.finditer(text):
         after = text[found.end():]
         if _ANSWER_OPENS.match(after) or _ANSWER_DENIES.match(after) or _ANSWER_AFFIRMS.match(after) \
-                or _ANSWER_OPEN.match(after):
+                or _ANSWER_OPEN.match(after) or _ANSWER_ORDERS_IT.match(after):
             continue
         if not _REQUEST.search(found.group(0)):
             asked |= set(verbs_in(found.group(0)))

@@ -26,7 +26,7 @@ from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CL
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.judged import evidence_away, evidence_tests, rating_away, without_evidence
-from forge.rulebook.language.markers import CLASS_ONLY, GOAL_AVERTED, negations_in
+from forge.rulebook.language.markers import CLASS_ONLY, GOAL_AVERTED, HARM_DENIED, negations_in
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
@@ -467,6 +467,26 @@ def _order_words_alone(rest: str, source: str) -> bool:
         and not classes_in(rest) and all(re.search(rf"\b{re.escape(w)}\b", order) for w in said)
 
 
+_HARM_DENIED = re.compile(HARM_DENIED, re.IGNORECASE)
+
+
+def _harm_denied_alone(rest: str, source: str) -> bool:
+    """(r59m) Whether a rest is the writer's advice said by denying its harm (markers.HARM_DENIED: "wouldn't hurt to
+    drop", "no harm in"), with nothing else but words of the text that say no state, host, class, denial or time: how the order is urged,
+    no condition of it. Read as a condition it placed nothing, and the rule was silent where its trigger held."""
+    if not _HARM_DENIED.search(rest) or not _HARM_DENIED.search(source):
+        return False
+    left = _HARM_DENIED.sub(" ", rest)
+    said = re.findall(r"[a-z][a-z'-]*", left.lower())
+    # (what is left, words of the source's own that name no state, host, class, denial or time: "drop", "to put a")
+    return not STATE_SPOKEN.search(left) and not negations_in(left) and not hosts_in(left) and not classes_in(left) \
+        and not _WHEN_WORD.search(left) and all(re.search(rf"\b{re.escape(w)}\b", source.lower()) for w in said)
+
+
+_WHEN_WORD = re.compile(r"\b(?:when\w*|if|while|once|after|before|until|unless|during|since|as\s+long|phase|stage|step|turn)\b",
+                        re.IGNORECASE)
+
+
 def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
     speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
@@ -505,6 +525,8 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
         return ""  # the order itself, "leave out", "leave alone": what the move is, not when
     if source and _order_words_alone(text, source):
         return ""  # (r45m) words of the order itself, "you plan", "yourself": who makes the move, not when
+    if source and _harm_denied_alone(text, source):
+        return ""  # (r59m) "wouldn't hurt to drop": the writer's urging of the order, not when it applies
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"

@@ -21,6 +21,13 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 
 
+# (r59m) A move denied as what the host gets, "an op box that was merely probed gets no Remove", "... should receive no
+# decoy", "deserves no Analyse": the ban opens the main clause. Left in the condition, its "no" was read as a denial of
+# the host's state, and the rule was for the hosts NOT merely probed (the opposite of its words).
+_GETS_NO_MOVE = (r"(?:(?:should|must|will|shall|is\s+to)\s+)?(?:gets?|receives?|deserves?|merits?|warrants?|earns?)\s+no\s+"
+                 r"(?:(?:further|more|other|extra)\s+)?(?=" + VERB_WORD + r")")
+
+
 # (r58m) How long a standing order lasts, "until further notice", "until told otherwise": from now on, no condition.
 UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
 
@@ -68,6 +75,28 @@ _CLASS_ONLY_ALONE = (r"(?:(?<=[(,;:])|(?<=[(,;:]\s)|(?<=\s[-\u2013\u2014]\s)|^)\
                      + r"(?=\s*(?:[),;:]|[.!]?\s*$|\s[-\u2013\u2014]\s))")
 
 
+# (r59m) Advice said by denying its harm: "it wouldn't hurt to decoy it", "can't hurt to Analyse first", "never hurts to",
+# "no harm in a Remove" (and with the apostrophe lost, "wouldnt hurt", "wouldn hurt"): the writer urges the move. Its
+# "not" denies no state of a host: read as a negation of the condition, the rule was refused or kept silent.
+HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
+               r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
+
+
+# (r59m) A tag that asks assent to the sentence it closes: "a decoy there is worth it, isn't it?", "that would be best,
+# wouldn't it?", "..., don't you think?" (or as the reader spells it out, "is not it?"). Its "not" is the question's
+# form, no denial of the move before it.
+NEGATIVE_TAG = (r"[,;]\s*(?:(?:is|are|was|were|would|will|does|do|did|could|can|should|has|have|had)(?:n['\u2019]?t|\s+not)|"
+                r"won['\u2019]?t|can['\u2019]?t|cannot|shan['\u2019]?t)\s+(?:it|they|you|we|that|there|this|he|she)(?:\s+think)?\s*\?")
+
+
+# (r59m) Emphasis said with a "no" that closes its clause: "Restore it, no half measures", "no exceptions", "no delay",
+# "no second thoughts", "no ifs or buts". How firmly the order stands, no absence of a host's state: read as a denial of
+# the clause it closes, an operational host under exploit became none under exploit (a rule that never held).
+EMPHATIC_NO = (r"\bno\s+(?:half[\s-]+measures|exceptions?|excuses|delays?|hesitation|hesitating|waiting(?:\s+around)?|dithering|"
+               r"second\s+thoughts|shortcuts|messing\s+about|messing\s+around|fuss|debate|discussion|arguments?|arguing|"
+               r"ifs\s+(?:or|and)\s+buts|questions\s+asked)\b(?=\s*(?:[.,;:!)\u2014\u2013-]|$))")
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -100,6 +129,10 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
                                 # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
+                                # (r59m) and advice said by denying its harm (HARM_DENIED): an urging of the move, no absence
+                                + HARM_DENIED + "|"
+                                # (r59m) and emphasis said with a "no" (EMPHATIC_NO): how firmly the order stands
+                                + EMPHATIC_NO + "|"
                                 # (r58m) how long a standing order lasts, "until further notice": no end the situation must show
                                 + UNTIL_FURTHER_NOTICE + "|"
                                 # (r53b: not said as the condition itself, "when there is no reason to hold back": an
@@ -177,7 +210,8 @@ CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:po
                     # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
                     r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"
                     r"if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
+                     # (r59m: nor a "once" that ends its sentence, "Never Sleep then. Not once.", "... just once!": a count)
+                     r"while|(?<!at\s)once(?!\s*(?:[.!?;)]|$))(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
                      # (r52m: nor a count of times, "has not shown up once all week", "once in a while", "once a day")
                      r"a\s+(?:day|week|turn|step|game|shift|night)|per\s+(?:day|week|turn|step|game|shift|episode))\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
@@ -512,7 +546,7 @@ def clause_end(text: str, start: int) -> int:
     # (r42h: not the step's analyses by their noun, "... and this step's analyses rate it medium": no Analyse, and the
     # condition was cut before its rating, which the gate then never judged; nor what they do not report, "the analyses
     # do not mention it", their negation and no prohibition)
-    order = next((m for m in re.finditer(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{VERB.pattern})\b",
+    order = next((m for m in re.finditer(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_GETS_NO_MOVE}|{VERB.pattern})\b",
                                          rest[:end], re.IGNORECASE)
                   if not ANALYSES_NOUN.match(rest, m.start() + 1) and not _ANALYSES_SAY_NOT.search(rest[:m.start()])), None)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a

@@ -333,7 +333,8 @@ def same_verb(named: str, verb: str) -> bool:
 
 
 # (r46m: and a probe, a scan in other words: "probe seen, nothing more -> ..." after a heading is the state its order is for)
-STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|ing)\b|breach\w*|infect\w*|root\w*|privileged|"
+# (r59m: and slang for one, "poked at": situation._PROSE_ACTIVITY reads it as a scan)
+STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|ing)\b|pok(?:e|es|ed|ing)\b(?!\s+(?:fun|holes?)\b)|breach\w*|infect\w*|root\w*|privileged|"
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
                           re.IGNORECASE)

@@ -62,7 +62,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
     subnet network quiet clean idle calm untouched uncompromised no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
-    breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
+    breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance poke pokes poked poking burned burnt
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
     status state unknown system going on shows anything everything anywhere somewhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly

@@ -121,6 +121,9 @@ _PROSE_COMPROMISE = (
                 # (r46a: not "held out", "held firm", "held the line": a host that resisted, no hold of the attacker's)
                 r"\b(?:both|all|each)\s+held\b(?!\s+(?:back|off|up|for|until|steady|out|on|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|^\s*held\s*$|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
+                # (r59m: slang, "once it's burned", "User2 got burnt": the host given away to the attacker; only after a verb
+                # of being, never "burned the reward", "burnt a turn", which spend what the defender has)
+                r"\b(?:gets?|got|is|are|was|were|been|being)\s+(?:already\s+)?burn(?:ed|t)\b|"
                 # (r47m: the noun, "a hit on Enterprise2", "after the hit on it": the attacker's compromise of it)
                 # (r47a: not a hit on the score, "a hit to our reward", "one hit on the points": a penalty, no host's compromise)
                 r"\b(?:a|the|any|one)\s+hit\s+(?:on|to|against)\b(?!\s+(?:(?:the|our|my|its|their|your)\s+)?(?:reward|score|points?|total|return)s?\b)|"
@@ -139,7 +142,8 @@ _PROSE_ACTIVITY = (
     (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b|\buntouched\b", re.I), "None"),
     (re.compile(r"\bexploit", re.I), "Exploit"),
     # ("the reconnaissance reaches the op subnet": the hosts there are scanned, not yet compromised)
-    (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bport[- ]?sweep|\benumerat|\bfingerprint|"
+    # (r59m: slang, "poked at", "getting poked": a scan; read as no state, "when User1 is poked at" was User1 shown at all)
+    (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bpok(?:e|es|ed|ing)\b(?!\s+(?:fun|holes?)\b)|\bport[- ]?sweep|\benumerat|\bfingerprint|"
                 r"\brecon(?:naissance)?\s+(?:reach(?:es|ed)?|gets?\s+to|got\s+to|arrives?\s+at)\b", re.I), "Scan"),
     (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert|\balarm|\banomal|\bnoisy\b|\bunder attack\b|\battacked\b", re.I), SOME),
 )

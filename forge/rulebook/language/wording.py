@@ -33,7 +33,7 @@ from forge.rulebook.language.forms import (acceptance_test_said, bare_question_s
                                            move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, setting_said,
                                            state_denied_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
-                                           reason_aside_dropped, host_alone_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
+                                           reason_aside_dropped, host_alone_aside_away, included_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
                                            table_cases_said, written_out)
 from forge.rulebook.language.glossary import glossary_said, group_named_said
 from forge.rulebook.language.minutes import minutes_said
@@ -210,6 +210,13 @@ _DAY_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:(?:the\s+)?plan\s+for\s+)?(?:t
                         r"evening|shift|week|sprint))\s*:\s*", re.IGNORECASE)
 
 
+# (r59m) A label that says the sentence adds to what came before, before a colon at a sentence's start: "also:", "Plus:",
+# "One more thing:", "PS:", "btw:". It says the note adds a rule, no situation of it (read as one, the sentence before it,
+# "+1 to the lesson above.", joined the label as a condition no reading placed, and the rule was silent).
+_ADDITION_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:and\s+)?(?:also|plus|additionally|in\s+addition|one\s+more\s+(?:thing|point|rule)|"
+                             r"another\s+(?:thing|point)|p\.?\s?s\.?|btw|by\s+the\s+way)\s*:\s*", re.IGNORECASE)
+
+
 # (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
 # case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
 # tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
@@ -293,7 +300,7 @@ _BLOCKS_SAID = (commented_out_away, glossary_said, group_named_said, minutes_sai
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said,  # (r55m)
-                   hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
+                   hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, included_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
 
@@ -308,7 +315,7 @@ def read_wording(text: str) -> Wording:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _STANDING_LABEL.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat)))))
-    flat = _DAY_LABEL.sub(" ", flat).strip()  # (r58n) "Today:": when the note was written, no condition
+    flat = _ADDITION_LABEL.sub(" ", _DAY_LABEL.sub(" ", flat)).strip()  # (r58n) "Today:", (r59m) "also:": no condition
     flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
     flat = _reported_note_granted_away(flat)  # (r59h) nor is one it reports and grants in general
     flat = _LASTING.sub(" ", flat)  # (r58m) "..., and until further notice, ...": how long the order lasts, no condition
