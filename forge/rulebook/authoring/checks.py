@@ -64,7 +64,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -2285,6 +2285,13 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
     if "count" in limits and not any(atom.acted for atom in atoms):
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
+    if "time" in limits and re.search(rf"\b(?:{IN_ADVANCE})\b", words.instruction, re.IGNORECASE) and any(
+            not negated and (atom.activity not in (None, QUIET_ACTIVITY) or atom.compromise not in (None, QUIET_COMPROMISE))
+            for atom, negated in atoms_of(predicate)):
+        # (r59l) a move banned only ahead of its time, "don't Remove User2 in advance: wait for the exploit", is what the
+        # words want once the event shows: a "never" asking that event is their opposite
+        return (f"prohibition: the text bans {verb} only ahead of its time (\"in advance\", \"prematurely\"), but the "
+                f"\"never\" asks the event the ban waits on: keep the rule semantic")
     if "time" in limits and all(atom.bare() for atom in atoms):
         return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\", \"before\" another host), but the \"never\" "
                 f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")
