@@ -92,11 +92,20 @@ _VERDICT_LAST = re.compile(r"(?:^|[.;,!]\s*|\s(?:but|and)\s+)(?:(?:we|they|i|eve
                            r"\s*[.!]?\s*$", re.IGNORECASE)
 
 
+# (r59l) A revert commit's message, 'Revert "Never Restore User2"' and its "This reverts commit ...": it takes back the change
+# it quotes, a withdrawal, never the order itself (its words were read as that order, or "revert" as a Restore).
+_REVERT_COMMIT = re.compile(r"^\s*(?:[-*\u2022]\s*)?revert(?:ed|ing)?\s*:?\s*[\"\u201c'\u2018`]|\bthis\s+reverts\s+(?:commit|change)\b",
+                            re.IGNORECASE)
+
+
 def request_turned_down(text: str) -> bool:
     """(r58h) Whether `text` is a request whose status or decision line turns it down (`_DECISION_LINE`), with nothing
     accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's. (r58q: so is a
-    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`.)"""
+    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`; r59l: and a revert commit's message,
+    `_REVERT_COMMIT`.)"""
     text = text or ""
+    if _REVERT_COMMIT.search(text):
+        return True
     if _PROPOSED_IN_PROSE.search(text) and _VERDICT_LAST.search(text) and not _ACCEPTED_INSTEAD.search(text):
         return True
     return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)
