@@ -981,11 +981,33 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
                 else "sends to another note"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
+    return _class_aimed_past_exception(words, action) or _excepted_host_is_subject(words, predicate) \
+        or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
         or _banned_move_on_case(words, predicate, action)
+
+
+# (r59l) Where a condition's words set a host apart ("apart from Op_Host1", "but not User3"), the host it excepts is no
+# subject of that condition.
+_EXCEPT_SAID = re.compile(rf"\b(?:{EXCEPT_WORDS})\b", re.IGNORECASE)
+_CONDITION_OPENS = re.compile(r"\s*(?:when(?:ever)?|once|if|after|as\s+soon\s+as|should|the\s+moment)\b", re.IGNORECASE)
+
+
+def _excepted_host_is_subject(words: Wording, predicate) -> Optional[str]:
+    """(r59l) A host the text sets apart from its order that a condition of its own then speaks of: "every op host apart
+    from Op_Host1: when Op_Host1 gets rooted, Restore them". The excepted host's state is the condition, the class less
+    that host is only what the order is for: a trigger that never asks that host (the class's other hosts in the state,
+    that host left out) fires on a condition the text never states."""
+    asked = {atom.host for atom, negated in atoms_of(predicate) if not negated and atom.host is not None}
+    for host in words.excepted:
+        spoken = [c for c in words.conditions if host in c.hosts and not _EXCEPT_SAID.search(c.text)
+                  and (state_words_in(c.text) or _CONDITION_OPENS.match(c.text))]
+        if spoken and host not in asked:
+            return (f"except: the text sets {host} apart from its order, but its condition speaks of {host} "
+                    f"({spoken[0].text[:60]!r}): ask {host}'s state in the trigger, or keep the rule semantic")
+    return None
 
 
 def _lifted_kept(predicate, host: str, state) -> bool:
