@@ -989,9 +989,9 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         or _banned_move_on_case(words, predicate, action)
 
 
-# (r59l) Where a condition's words set a host apart ("apart from Op_Host1", "but not User3"), the host it excepts is no
+# (r59l) Where a condition's words set a host apart ("apart from Op_Host1", "any box but User3"), the host it excepts is no
 # subject of that condition.
-_EXCEPT_SAID = re.compile(rf"\b(?:{EXCEPT_WORDS})\b", re.IGNORECASE)
+_EXCEPT_SAID = re.compile(rf"\b(?:{EXCEPT_WORDS}|but|save|bar)\b", re.IGNORECASE)
 _CONDITION_OPENS = re.compile(r"\s*(?:when(?:ever)?|once|if|after|as\s+soon\s+as|should|the\s+moment)\b", re.IGNORECASE)
 
 
