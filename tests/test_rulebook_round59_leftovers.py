@@ -102,10 +102,3 @@ def test_the_attacker_said_they_on_the_box_is_a_compromise():
                        ("When they are on Enterprise2, schedule a Restore of it.", "Enterprise2")):
         assert text_problem(text, {"host": host}, _do("Restore", host)) is not None, text
 
-
-def test_a_name_the_first_sentence_defines_as_hosts_is_those_hosts():
-    text = "A 'critical box' stands for User2 or User3. Restore any critical box that gets rooted."
-    when = {"any": [{"host": "User2", "compromise": "Privileged"}, {"host": "User3", "compromise": "Privileged"}]}
-    assert text_problem(text, when, _do("Restore", "$matched")) is None
-    # (what it defines is no other host)
-    assert text_problem(text, {"host": "User1", "compromise": "Privileged"}, _do("Restore", "$matched")) is not None
