@@ -48,15 +48,6 @@ def test_a_ban_said_ahead_of_its_time_is_no_plain_never_nor_a_never_of_the_event
     assert text_problem("Never Restore Op_Host1.", {"host": "Op_Host1"}, _never("Restore", "Op_Host1")) is None
 
 
-def test_a_count_of_a_class_hosts_is_fewer_hosts_than_the_class():
-    text = "The three enterprise servers: no Remove on them, ever."
-    for target in ("$matched", "Enterprise"):
-        assert text_problem(text, {"class": "Enterprise"}, _never("Remove", target)) is not None, target
-    # (the class named with no count stays the class)
-    whole = "Never Remove the enterprise servers."
-    assert text_problem(whole, {"class": "Enterprise"}, _never("Remove", "$matched")) is None
-
-
 def test_a_revert_commit_withdraws_the_order_it_quotes():
     from forge.rulebook.language.minutes import request_turned_down
 

@@ -265,10 +265,7 @@ def unnamed_hosts(text: str) -> tuple[str, ...]:
 
 # (r53l) An order kept to a count of a class's hosts: "the three listed op boxes only", "only the two named user boxes".
 _FEW_OF_CLASS = re.compile(r"\bonly\s+the\s+(?P<count>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls>[\w-]+(?:\s+[\w-]+)?)\b|"
-                           r"\bthe\s+(?P<count2>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls2>[\w-]+(?:\s+[\w-]+)?)\s+only\b|"
-                           # (r59l) or counted with no "only": "the three enterprise servers: no Remove on them" speaks of
-                           # three hosts, fewer than the class keeps (its Defender too), whichever the writer counts
-                           r"\bthe\s+(?P<count3>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls3>[\w-]+(?:\s+[\w-]+)?)\b",
+                           r"\bthe\s+(?P<count2>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls2>[\w-]+(?:\s+[\w-]+)?)\s+only\b",
                            re.IGNORECASE)
 _FEW = {"two": 2, "three": 3, "four": 4}
 
@@ -279,7 +276,7 @@ def _few_of_class(text: str) -> tuple[str, ...]:
     only" beside no op host named is not the op subnet, its server too)."""
     found = []
     for m in _FEW_OF_CLASS.finditer(text):
-        count, said = next((m[f"count{n}"], m[f"cls{n}"]) for n in ("", "2", "3") if m[f"count{n}"])
+        count, said = (m["count"], m["cls"]) if m["count"] else (m["count2"], m["cls2"])
         classes = classes_in(said)
         if len(classes) != 1:
             continue
