@@ -64,7 +64,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -1002,11 +1002,33 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             said = "excepts" if host in words.excepted else "contrasts its order with" if host in words.contrasted \
                 else "sends to another note"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
+    return _class_aimed_past_exception(words, action) or _excepted_host_is_subject(words, predicate) \
+        or _grounding(words.text, when_raw, action) \
         or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action) \
         or _banned_move_on_case(words, predicate, action)
+
+
+# (r59l) Where a condition's words set a host apart ("apart from Op_Host1", "any box but User3"), the host it excepts is no
+# subject of that condition.
+_EXCEPT_SAID = re.compile(rf"\b(?:{EXCEPT_WORDS}|but|save|bar)\b", re.IGNORECASE)
+_CONDITION_OPENS = re.compile(r"\s*(?:when(?:ever)?|once|if|after|as\s+soon\s+as|should|the\s+moment)\b", re.IGNORECASE)
+
+
+def _excepted_host_is_subject(words: Wording, predicate) -> Optional[str]:
+    """(r59l) A host the text sets apart from its order that a condition of its own then speaks of: "every op host apart
+    from Op_Host1: when Op_Host1 gets rooted, Restore them". The excepted host's state is the condition, the class less
+    that host is only what the order is for: a trigger that never asks that host (the class's other hosts in the state,
+    that host left out) fires on a condition the text never states."""
+    asked = {atom.host for atom, negated in atoms_of(predicate) if not negated and atom.host is not None}
+    for host in words.excepted:
+        spoken = [c for c in words.conditions if host in c.hosts and not _EXCEPT_SAID.search(c.text)
+                  and (state_words_in(c.text) or _CONDITION_OPENS.match(c.text))]
+        if spoken and host not in asked:
+            return (f"except: the text sets {host} apart from its order, but its condition speaks of {host} "
+                    f"({spoken[0].text[:60]!r}): ask {host}'s state in the trigger, or keep the rule semantic")
+    return None
 
 
 def _lifted_kept(predicate, host: str, state) -> bool:
@@ -2306,6 +2328,13 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
     if "count" in limits and not any(atom.acted for atom in atoms):
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
+    if "time" in limits and re.search(rf"\b(?:{IN_ADVANCE})\b", words.instruction, re.IGNORECASE) and any(
+            not negated and (atom.activity not in (None, QUIET_ACTIVITY) or atom.compromise not in (None, QUIET_COMPROMISE))
+            for atom, negated in atoms_of(predicate)):
+        # (r59l) a move banned only ahead of its time, "don't Remove User2 in advance: wait for the exploit", is what the
+        # words want once the event shows: a "never" asking that event is their opposite
+        return (f"prohibition: the text bans {verb} only ahead of its time (\"in advance\", \"prematurely\"), but the "
+                f"\"never\" asks the event the ban waits on: keep the rule semantic")
     if "time" in limits and all(atom.bare() for atom in atoms):
         return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\", \"before\" another host), but the \"never\" "
                 f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")

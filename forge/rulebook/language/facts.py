@@ -159,6 +159,11 @@ FACTS: tuple[Fact, ...] = (
         # (r54h) a count of times an event has come, "the third time an exploit lands there": how many times it happened
         # before, which only the steps before tell ("restore it a 5th time?" counts the move asked about: no condition)
         r"the\s+(?:second|third|fourth|fifth|sixth|\d+(?:nd|rd|th))\s+time\b|"
+        # (r59l) and the count said as "twice" is, "exploited two times", "hit more than once", "owned a second time",
+        # "on three occasions": history (a single event matched in its place fired at the first one)
+        # (not "however many times it is hit": each time, a condition of the state now)
+        r"(?:two|three|four|five|several|multiple|\d+)\s+(?:separate\s+)?(?:times|occasions)\b|more\s+than\s+once\b|"
+        r"(?:a|for\s+a)\s+(?:second|third|2nd|3rd)\s+time\b|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
         r"several|many)|(?:has|have) just been|just (?:got|been|became)|fresh(?:ly)?|for the first time|was clean|"

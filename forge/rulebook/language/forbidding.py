@@ -1344,12 +1344,19 @@ _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other
                 r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over|"
                 # (r55e) the steps the move may take, "don't spend two steps on a Restore of User2": the move in more than one
                 r"(?:two|three|four|five|several|many|multiple|\d+)\s+(?:whole\s+)?(?:steps|turns|moves|rounds)\s+(?:on|for|doing)\b")
+# (r59l) A move made before its time, "never Restore Op_Host1 ahead of time", "don't Remove it in advance", "prematurely":
+# banned only until the event it waits on (a plain "never" is wider in time, and a "never" once the event shows is the
+# opposite of the words).
+IN_ADVANCE = (r"ahead\s+of\s+(?:time|schedule|need)|in\s+advance|beforehand|prematurely|pre-?emptively|"
+              r"before\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)")
 _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
                r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
                r"(?:at\s+)?first|as\s+(?:a|an|the|our|your)\s+(?:first|opening)\s+(?:move|step|action|reaction|response)|"
                r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)|"
                # (r55e) a window of steps at the episode's end or start, "during the last 5 steps", "over the final turns"
-               r"(?:in|during|over|for|within)\s+the\s+(?:last|final|closing|opening|first)\s+(?:\w+\s+)?(?:steps?|turns?|rounds?)")
+               r"(?:in|during|over|for|within)\s+the\s+(?:last|final|closing|opening|first)\s+(?:\w+\s+)?(?:steps?|turns?|rounds?)|"
+               # (r59l) before the time comes (IN_ADVANCE): the ban holds only until the event it waits on
+               + IN_ADVANCE)
 _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|before|"

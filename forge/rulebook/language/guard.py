@@ -271,9 +271,15 @@ _ALL_ELSE_DENIED = re.compile(r"\b(?:nothing|none|nobody|no(?:\s+[\w-]+){0,2}|no
 # is for, not one it leaves out: read as left out, the claims held on every other class's hosts, the opposite of the
 # words. (After a comma or a "which", "other than the op hosts, which are left alone", the denial is of the class.)
 _SET_APART_DENIED_BEFORE = re.compile(r"\b(?:never|not)\s+(?:any|anything|anyone|ones?|those)\s*,?\s*$", re.IGNORECASE)
-_SET_APART_DENIED_AFTER = re.compile(r"^[^.;:!?\n,]*?\b(?:untouched|alone|spared|exempt(?:ed)?|out\s+of\s+scope|"
+_SET_APART_DENIED_AFTER = re.compile(r"^[^.;:!?\n,]*?\b(?:untouched|alone|spared|exempt(?:ed)?|out\s+of\s+scope|excluded|left\s+out|"
+                                     r"off[\s-]limits|ignored|"
                                      r"(?:is|are|be|gets?|stays?|remains?)\s+(?:never|not)\b|(?:isn|aren|won)['\u2019]t\b)",
                                      re.IGNORECASE)
+
+
+# (r59l) A class said by its word and "ones" standing for the hosts named before: "hosts other than the user ones",
+# "boxes apart from the op ones" (read as no class, the hosts set apart were no class the rule kept to or left out).
+_CLASS_ONES = re.compile(r"\b(user|usr|enterprise|ent|op|ops|operational)[\s-]+ones\b", re.IGNORECASE)
 
 
 def _class_words_left_out(text: str, *, denied: bool):
@@ -287,7 +293,7 @@ def _class_words_left_out(text: str, *, denied: bool):
         if _ALL_ELSE_DENIED.search(text[:m.start()]):
             continue
         if bool(_SET_APART_DENIED_BEFORE.search(text[:m.start()]) or _SET_APART_DENIED_AFTER.search(text[m.start("what"):])) == denied:
-            yield m["what"]
+            yield _CLASS_ONES.sub(r"\1 hosts", m["what"])
 
 
 def classes_left_out(text: str) -> set[str]:

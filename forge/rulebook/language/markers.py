@@ -29,7 +29,11 @@ _GETS_NO_MOVE = (r"(?:(?:should|must|will|shall|is\s+to)\s+)?(?:gets?|receives?|
 
 
 # (r58m) How long a standing order lasts, "until further notice", "until told otherwise": from now on, no condition.
-UNTIL_FURTHER_NOTICE = r"\buntil\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|i\s+say|we\s+say)\s+otherwise)\b"
+# (r59l) In its other words, "till", "until I tell you otherwise", "until I say so", "until you hear otherwise", "until we
+# decide otherwise": the writer's own word ends the order, no state the situation must show.
+UNTIL_FURTHER_NOTICE = (r"\b(?:until|till|til)\s+(?:further\s+notice|(?:(?:you\s+are\s+|you['\u2019]re\s+)?told|"
+                        r"(?:i|we)\s+(?:say|decide|tell\s+(?:you|u)|change\s+(?:it|this|that))|you\s+hear)\s+otherwise|"
+                        r"(?:i|we)\s+say\s+so|(?:i|we)\s+(?:call|take)\s+(?:it|this|that)\s+off)\b")
 
 
 # (r58m) What the writer wants kept from happening, said before the order: "make sure no one holds admin on User2:",

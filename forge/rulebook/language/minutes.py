@@ -92,11 +92,37 @@ _VERDICT_LAST = re.compile(r"(?:^|[.;,!]\s*|\s(?:but|and)\s+)(?:(?:we|they|i|eve
                            r"\s*[.!]?\s*$", re.IGNORECASE)
 
 
+# (r59l) A revert commit's message: its heading quotes the change it takes back, 'Revert "Never Restore User2"', and its
+# body says so, "This reverts commit 1a2b3c4." Both withdraw that change, a withdrawal, never the order itself (read as
+# written, the quoted order was the note's own, or "revert" a Restore). What the body orders after them is the note's.
+_REVERT_HEADING = re.compile(r"^\s*(?:[-*\u2022]\s*)?revert(?:ed|ing)?\s*:?\s*[\"'\u201c\u2018`][^\n]*[\"'\u201d\u2019`]\s*(?=\n|$)",
+                             re.IGNORECASE)
+_REVERTS_SAID = re.compile(r"\bthis\s+(?:reverts|undoes|rolls\s+back)\s+(?:commit\s+|change\s+|pr\s+|merge\s+)?[^\s.:;,]+\s*[.:;,]?",
+                           re.IGNORECASE)
+
+
+def revert_away(text: str) -> str:
+    """`text` without a revert commit's heading and the body's "This reverts <commit>" (`_REVERT_HEADING`,
+    `_REVERTS_SAID`); `text` itself where it is no revert."""
+    if not _REVERT_HEADING.search(text or ""):
+        return text
+    return _REVERTS_SAID.sub(" ", _REVERT_HEADING.sub(" ", text, count=1)).strip()
+
+
+def _reverts_only(text: str) -> bool:
+    """(r59l) Whether `text` is a revert commit's message that orders no move of its own besides the change it takes back."""
+    rest = revert_away(text or "")
+    return rest != (text or "") and not verbs_in(rest)
+
+
 def request_turned_down(text: str) -> bool:
     """(r58h) Whether `text` is a request whose status or decision line turns it down (`_DECISION_LINE`), with nothing
     accepted in its place (`_ACCEPTED_INSTEAD`): it orders nothing, and no condition of it is the rule's. (r58q: so is a
-    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`.)"""
+    proposal told in prose whose last clause turns it down, `_VERDICT_LAST`; r59l: and a revert commit's message,
+    `_reverts_only`.)"""
     text = text or ""
+    if _reverts_only(text):
+        return True
     if _PROPOSED_IN_PROSE.search(text) and _VERDICT_LAST.search(text) and not _ACCEPTED_INSTEAD.search(text):
         return True
     return bool(_DECISION_LINE.search(text)) and bool(_REQUEST_WORD.search(text)) and not _ACCEPTED_INSTEAD.search(text)

@@ -74,7 +74,10 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
 # (r58m: a concession of what another says, "whatever the analyst thinks", "regardless of what my lead wants", ends with
 # what they say: the condition after its comma is the rule's, "..., once Op_Host1 is rooted, plan a Restore")
 CONCESSION = re.compile(r"\b(?:no\s+matter\s+what|whatever|regardless\s+of\s+what)\s+(?:(?:the|our|my|your|any|an?)\s+)?"
-                        r"(?:\w+\s+){0,2}?(?:says?|said|thinks?|suggests?|recommends?|wants?|proposes?|advises?|tells\s+(?:you|us))\b|"
+                        r"(?:\w+\s+){0,2}?(?:says?|said|claims?|thinks?|suggests?|recommends?|wants?|proposes?|advises?|tells\s+(?:you|us))\b"
+                        # (r59l) with what they say it of, "no matter what the analyst says about User1 being clean,":
+                        # the claim waved away is theirs, no condition of the rule, up to the comma that ends it
+                        r"(?:\s+(?:about|of|regarding|concerning)\s+[^,;.:]{3,80}(?=,))?|"
                         r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)

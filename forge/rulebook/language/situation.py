@@ -132,6 +132,10 @@ _PROSE_COMPROMISE = (
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
                 # "the attacker is on it", "once red reaches Enterprise2", "spreads to", "pivots to"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
+                # (r59l) the attacker said "they", on a host or a box: "once they are on the box", "they're in User4"
+                # (read as no state, the order stood as a bare trigger on the host whatever it showed)
+                r"\bthey(?:\s+(?:are|were|get|got)|['\u2019]re)\s+(?:still\s+|already\s+|now\s+)?(?:on|in|inside|onto|into)\b"
+                r"(?=\s*$|\s*[,;:.]|\s+(?:it|there|(?:the|that|this|a|its)\s+(?:box|machine|host|server|workstation|node|system)\b))|"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold|footholds))\b|"
                 # (not what reconnaissance reaches: a scan there, `_PROSE_ACTIVITY`)
                 r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?:\breach(?:es|ed)?\b|"

@@ -36,7 +36,7 @@ from forge.rulebook.language.forms import (acceptance_test_said, bare_question_s
                                            reason_aside_dropped, host_alone_aside_away, included_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
                                            table_cases_said, written_out)
 from forge.rulebook.language.glossary import glossary_said, group_named_said
-from forge.rulebook.language.minutes import minutes_said
+from forge.rulebook.language.minutes import minutes_said, revert_away
 from forge.rulebook.language.replies import reply_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
@@ -292,11 +292,12 @@ def plan_entry_said(flat: str) -> str:
 # The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (a glossary, settings, log lines,
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
-# (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...", and (r59h) a name
+# (r59l: after commented-out lines, a revert commit's message as the withdrawal it is, minutes.py: 'Revert "..." / This reverts ...')
+# (r52m: then a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...", and (r59h) a name
 # it gives to hosts it lists: "I'll refer to User1 and User3 as the pair. ...")
 # (r55m: then a meeting's minutes as the items they agreed, minutes.py: "Minutes: - AGREED: ... - PARKED: ...", and a reply
 # under a quoted note as what it settles, replies.py: "> Proposal: ... / Agreed, but not User4: ...")
-_BLOCKS_SAID = (commented_out_away, glossary_said, group_named_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+_BLOCKS_SAID = (commented_out_away, revert_away, glossary_said, group_named_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said,  # (r55m)
