@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.names import HOST_NAME, classes_in, hosts_in, verbs_in
+from forge.rulebook.language.names import HOST_NAME, classes_in, hosts_in, state_words_in, verbs_in
 
 # The heading of a note's list of names, at its start: "Glossary:", "Glossary first:", "Legend:", "Nicknames:",
 # "Shorthand for my notes:", "Key:", "Aliases:", "Abbreviations:".
@@ -129,6 +129,33 @@ _GROUP_CLAUSE = re.compile(rf"(?P<hosts>{_HOST_LIST})\s*,\s*(?:which|whom)\s+(?:
 _ONE_OF = r"\b(?:(?:a|an|any|each|every|one)\s+(?:(?:box|host|machine|server|member|node|workstation)\s+)?(?:of|in|from)\s+)"
 
 
+# (r59a) Each of the named ones, all at once: "every box in the core", "all of the pair", "both of the pair", "the whole
+# core", or the name with "both" / "all" after it ("the pair are both scanned"). Written as "one of <hosts, or-joined>"
+# like a host of them, "when every box in the core is rooted" read as "when one of ... is rooted": a trigger that fired
+# on the first rooted host passed for a condition that waits on them all. Written and-joined, the checks hold a trigger
+# to all of them.
+_ALL_OF = r"\b(?:(?:every|each|all|both)\s+(?:(?:box|host|machine|server|member|node|workstation|one)(?:e?s)?\s+)?(?:of|in|from)\s+|(?:all|both)\s+|the\s+(?:whole|entire)\s+)"
+_ALL_AFTER = r"(?=\s+(?:(?:are|were|have\s+been|get|got)\s+)?(?:both|all)\b)"
+# (r59a) A listed host the note takes back out of its name: "the core minus Op_Host2", "the pair but not User3",
+# "Op_Host2 is not part of the core any more", "Op_Host2 has left the core". Written as the name's full list, the rule
+# spoke of the host the text takes out (a trigger on Op_Host2 passed for "restore a box of the core"); it is left out.
+_TAKEN_OUT_AFTER = r"\s*,?\s+(?:minus|without|except(?:\s+for)?|but\s+not|less|other\s+than|save|bar|not\s+counting)\s+(?P<out>{hosts})"
+_TAKEN_OUT_BEFORE = (r"(?P<out>{hosts})\s+(?:(?:is|was|are|'s)\s+(?:not|no\s+longer)\s+(?:\w+\s+){{0,2}}?(?:(?:in|of|part\s+of|one\s+of|a\s+member\s+of)\s+)?"
+                     r"|(?:has\s+|have\s+)?(?:left|dropped\s+out\s+of|moved\s+out\s+of)\s+)")
+
+
+_HOST_NOUN = re.compile(r"\b(?:users?|servers?|workstations?|hosts?|boxe?s?|machines?|nodes?|subnets?)\b", re.IGNORECASE)
+
+
+def _taken_out(hosts: tuple[str, ...], use: str, rest: str) -> tuple[tuple[str, ...], str]:
+    """(r59a) The listed `hosts` less those `rest` takes out of the name (`_TAKEN_OUT_AFTER`, `_TAKEN_OUT_BEFORE`), and
+    `rest` without the words that take them out right after the name ("minus Op_Host2")."""
+    after = re.compile(rf"(?<![\w-])(?P<use>{use}){_TAKEN_OUT_AFTER.format(hosts=_HOST_LIST)}", re.IGNORECASE)
+    before = re.compile(_TAKEN_OUT_BEFORE.format(hosts=_HOST_LIST) + use, re.IGNORECASE)
+    out = {h for pattern in (after, before) for m in pattern.finditer(rest) for h in hosts_in(m["out"])}
+    return tuple(h for h in hosts if h not in out), after.sub(lambda m: m["use"], rest)
+
+
 def _hosts_said(hosts: tuple[str, ...], joined: str) -> str:
     """The hosts as a list, "Enterprise0, Enterprise1 or Enterprise2"."""
     return hosts[0] if len(hosts) == 1 else f"{', '.join(hosts[:-1])} {joined} {hosts[-1]}"
@@ -146,8 +173,16 @@ def group_named_said(text: str) -> str:
         bare = re.escape(term[4:] if term.lower().startswith("the ") else term)
         rest = text[found.end():]
         use = rf"[*_'\"\u2018\u201c]*(?:the\s+)?{bare}[*_'\"\u2019\u201d]*\b"
-        if not hosts or not re.search(rf"\b{bare}\b", rest, re.IGNORECASE):
+        if not hosts or not re.search(rf"\b{bare}\b", rest, re.IGNORECASE) or classes_in(term) or state_words_in(term) \
+                or _HOST_NOUN.search(term):
+            continue  # (r59a: a class, state or host word as the name, "the user boxes", "the users", is that word too:
+            # "decoy the other users" was written as the listed hosts it sets apart)
+        hosts, rest = _taken_out(hosts, use, rest)
+        if not hosts:
             continue
+        every = f"both {hosts[0]} and {hosts[1]}" if len(hosts) == 2 else f"all of {_hosts_said(hosts, 'and')}"
+        rest = re.sub(_ALL_OF + use, every, rest, flags=re.IGNORECASE)
+        rest = re.sub(rf"(?<![\w-]){use}{_ALL_AFTER}", _hosts_said(hosts, "and"), rest, flags=re.IGNORECASE)
         rest = re.sub(_ONE_OF + use, lambda m: "one of " + _hosts_said(hosts, "or") if len(hosts) > 1 else hosts[0], rest,
                       flags=re.IGNORECASE)
         rest = re.sub(rf"(?<![\w-]){use}", _hosts_said(hosts, "or"), rest, flags=re.IGNORECASE)
