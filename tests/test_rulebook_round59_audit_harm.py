@@ -45,3 +45,15 @@ def test_a_class_or_host_word_as_the_name_is_that_word_too() -> None:
         assert group_named_said(text) == text
     # a name of its own is still written out
     assert group_named_said("We call User1 and User2 the twins. Never Remove the twins.") == "Never Remove User1 or User2."
+
+
+def test_a_class_set_apart_from_the_condition_host_is_no_move_put_aside() -> None:
+    # "rather than <class>" inside the condition, as the subject of the state, disprefers no move on that class
+    over_users = {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Restore", "target": "User"}}
+    when = {"class": "Operational", "compromise": "Privileged"}
+    for text in ("Restore the op box when it, rather than any user workstation, is the one rooted.",
+                 "Restore the op box once it, in preference to a user workstation, gets rooted."):
+        assert text_problem(text, when, over_users) is not None, text
+    # the contrast with the move's own class still puts it aside
+    assert text_problem("Once an op box is rooted, Restore that op box in preference to any user workstation.", when,
+                        over_users) is None

@@ -391,7 +391,10 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
 # over a move the text never puts aside, the rule was kept without a meaning, and the exception taught for one of its
 # hosts could not outrank it.)
 _CLASS_CONTRASTED = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of)\s+(?:(?:on|to|for|at|with)\s+)?"
-                               r"(?:(?:the|any|a|an|every|each|all)\s+)?(?:(?:of\s+)?the\s+)?(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+                               r"(?:(?:the|any|a|an|every|each|all)\s+)?(?:(?:of\s+)?the\s+)?(?P<what>[\w-]+(?:\s+[\w-]+)?)"
+                               # (r59a) not the subject of a state: "when it, rather than any user machine, is rooted" sets the
+                               # class apart from the condition's host, and disprefers no move on it
+                               r"(?!(?:\s+[\w-]+)?\s*,?\s*(?:is|are|was|were|gets?|got|has|have|shows?|becomes?)\b)", re.IGNORECASE)
 
 
 def _classes_put_aside(words: Wording) -> set[str]:
