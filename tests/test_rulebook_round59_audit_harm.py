@@ -57,3 +57,17 @@ def test_a_class_set_apart_from_the_condition_host_is_no_move_put_aside() -> Non
     # the contrast with the move's own class still puts it aside
     assert text_problem("Once an op box is rooted, Restore that op box in preference to any user workstation.", when,
                         over_users) is None
+
+
+def test_a_case_set_aside_without_a_condition_stands_under_the_note() -> None:
+    # the granted note waits on a state (or is only pointed at): the case it sets aside is one of the note's, so an
+    # order on that host in any state is wider than the words
+    remove = {"mode": "do", "verb": "Remove", "target": "Op_Host1"}
+    for text in ("Dana's runbook says a compromised op box is never to get a Remove. Fair enough as a rule, but Remove "
+                 "Op_Host1 regardless.",
+                 "Dana wrote that once an op box is rooted it never gets a Remove. Sure, but Remove Op_Host1 all the same.",
+                 "I go along with Dana's standing rule, but Op_Host1 is the one exception: Remove it."):
+        assert text_problem(text, {"host": "Op_Host1"}, remove) is not None, text
+    # a case with a condition of its own is still the order
+    text = "Dana's runbook says a compromised op box is never to get a Remove. Fair enough, but once Op_Host1 is rooted, Remove it."
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Privileged"}, remove) is None

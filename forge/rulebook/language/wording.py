@@ -40,8 +40,8 @@ from forge.rulebook.language.minutes import minutes_said, revert_away
 from forge.rulebook.language.replies import reply_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
-from forge.rulebook.language.markers import UNTIL_FURTHER_NOTICE, moves_not_made_away, negations_in, states_something
-from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
+from forge.rulebook.language.markers import CONDITION, UNTIL_FURTHER_NOTICE, moves_not_made_away, negations_in, states_something
+from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, state_words_in, verbs_in
 from forge.rulebook.language.order import AT_HAND_SAID, HOST_AT_HAND, JUSTIFICATION, LEAD_WORD, OPENING, STORY, sentences, so_order
 
 
@@ -259,10 +259,19 @@ _REPORTED_NOTE_GRANTED = re.compile(
 
 def _reported_note_granted_away(flat: str) -> str:
     """`flat` without another's note it reports and grants in general (`_REPORTED_NOTE_GRANTED`), where the case it sets
-    aside gives an order of its own."""
+    aside gives an order of its own. (r59a) The case is one of the note's: where the note is waited on a state ("when an
+    op host is rooted, never Remove it") or only pointed at ("the rule above"), a case that states no condition of its
+    own ("but Remove Op_Host2 anyway") stands under the note's, and read alone it ordered the move in any state."""
     found = _REPORTED_NOTE_GRANTED.match(flat)
     rest = flat[found.end():] if found else ""
-    return rest[:1].upper() + rest[1:] if found and verbs_in(rest) else flat
+    if not found or not verbs_in(rest):
+        return flat
+    own_case = CONDITION.search(rest) or state_words_in(rest)
+    note_case = CONDITION.search(found.group(0)) or state_words_in(found.group(0)) or _NOTE_POINTED_AT.match(flat)
+    return rest[:1].upper() + rest[1:] if own_case or not note_case else flat
+
+
+_NOTE_POINTED_AT = re.compile(r"^\s*(?:i\s+)?(?:agree(?:d)?|(?:go|went)\s+along)\s+with\b", re.IGNORECASE)
 
 
 def _quoted_note_away(flat: str) -> str:
