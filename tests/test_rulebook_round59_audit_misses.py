@@ -1,0 +1,33 @@
+"""Round 59 audit (r59b) of r59m's readers: forms of words those readers took for more than they say, or their
+opposite, on sentences they were not written from.
+
+- a question answered by "do it / go ahead" orders the asked move only where the answer is the whole sentence: an
+  answer that goes on ("Do it only if ...", "Do that when ... instead", "Go ahead and forget it", "Do that and red
+  wins") says when or whether, and the asked move stays only asked (forms._ANSWER_ORDERS_IT).
+"""
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forms import moves_only_asked
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+# --- a question answered by an order that goes on: no assent to the asked move ---------------------------------------
+
+def test_an_answer_that_narrows_moves_or_turns_down_orders_nothing_asked():
+    for text in ("Ought we to Remove User4 as soon as it gets scanned? Do it only if Enterprise1 shows a root as well.",
+                 "Would a Restore on User3 help when it gets scanned? Do that once it is rooted instead.",
+                 "Restore Enterprise0 the moment a scan shows up? Go ahead and forget about it.",
+                 "Is a Remove of Op_Host2 wise on a mere scan? Do that and the red agent wins.",
+                 "Plant a decoy on Op_Host0 when User2 gets scanned? Do so next episode, not in this one."):
+        assert moves_only_asked(text), text
+    when = {"host": "User4", "activity": "Scan"}
+    found = text_problem("Ought we to Remove User4 as soon as it gets scanned? Do it only if Enterprise1 shows a root "
+                         "as well.", when, _do("Remove", "User4"))
+    assert found is not None and found.startswith("polarity")
+    # (an answer that is the whole sentence still orders the asked move)
+    for text in ("Ought we to Remove User4 as soon as it gets scanned? Do it.",
+                 "Would a Restore on User3 help when it gets rooted? Yes, go ahead!",
+                 "A decoy on Op_Host0 when it gets scanned is worth it, isn't it? Just do it now."):
+        assert moves_only_asked(text) == frozenset(), text
