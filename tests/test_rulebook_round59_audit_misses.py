@@ -3,7 +3,11 @@ opposite, on sentences they were not written from.
 
 - a question answered by "do it / go ahead" orders the asked move only where the answer is the whole sentence: an
   answer that goes on ("Do it only if ...", "Do that when ... instead", "Go ahead and forget it", "Do that and red
-  wins") says when or whether, and the asked move stays only asked (forms._ANSWER_ORDERS_IT).
+  wins") says when or whether, and the asked move stays only asked (forms._ANSWER_ORDERS_IT);
+- a ban that names no move, "Don't do it, though.", "...; never do that.", "so don't.", takes back the order before it:
+  no compiled order of that text passes (forbidding._TAKEN_BACK, checks._move_taken_back);
+- advice said by denying its harm ("no harm in a Restore", "can't hurt to Analyse") forbids nothing: its "no" / "can't"
+  opens no ban, and a compiled "never" of the urged move is the opposite of the words (forbidding.HARM_DENIED).
 """
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forms import moves_only_asked
@@ -31,3 +35,19 @@ def test_an_answer_that_narrows_moves_or_turns_down_orders_nothing_asked():
                  "Would a Restore on User3 help when it gets rooted? Yes, go ahead!",
                  "A decoy on Op_Host0 when it gets scanned is worth it, isn't it? Just do it now."):
         assert moves_only_asked(text) == frozenset(), text
+
+
+# --- a move taken back by a ban that names none: no order ----------------------------------------------------------
+
+def test_a_ban_that_names_no_move_takes_back_the_order_before_it():
+    for text, when, verb, host in (
+            ("It can't hurt to Restore Op_Host2 when it gets exploited. Don't do it, though.",
+             {"host": "Op_Host2", "activity": "Exploit"}, "Restore", "Op_Host2"),
+            ("Decoy Enterprise0 the moment it gets scanned - or rather, don't.",
+             {"host": "Enterprise0", "activity": "Scan"}, "DecoyApache", "Enterprise0"),
+            ("Some teams Remove User4 once it gets scanned; never do that.",
+             {"host": "User4", "activity": "Scan"}, "Remove", "User4"),
+            ("Is a Remove of User4 risky once it gets scanned? Yes, never do that.",
+             {"host": "User4", "activity": "Scan"}, "Remove", "User4")):
+        found = text_problem(text, when, _do(verb, host))
+        assert found is not None and found.startswith("polarity"), text

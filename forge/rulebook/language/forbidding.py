@@ -30,6 +30,21 @@ NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|
                    r"(?:time|moment|case|job|place|occasion|situation|stage|spot|one|host|box|machine|server)\s+(?:for|to)\b")
 
 
+# (r59b) A ban that names no move, only a pronoun or nothing, standing alone at a sentence's start or after "so / or
+# rather / but / actually": "Don't do it, though.", "...; never do that.", "- except it can, so don't.". It takes back
+# the move said before it (no reader places which one), and read as nothing, the order before it was the rule's: the
+# opposite of the words. A ban with words after its pronoun ("never do that on a scan") is the polarity check's.
+_TAKEN_BACK = re.compile(r"(?:^|[.!?;:]\s+|\s[-\u2013\u2014]\s*|,\s*(?=(?:so|but|or\s+rather|actually|then)\b))"
+                         r"(?:(?:but|so|or\s+rather|actually|then|and|well|honestly|yes|no|nope|on\s+second\s+thought)\W+){0,2}(?:please\s+)?"
+                         r"(?:don['\u2019]?t|do\s+not|never)(?:\s+(?:ever\s+)?do\s+(?:it|that|this|so))?"
+                         r"(?:\W+(?:though|then|again|ever|please|either|after\s+all))?\s*(?:[.!]|$)", re.IGNORECASE)
+
+
+def move_taken_back(text: str) -> bool:
+    """(r59b) Whether the text takes back a move by a ban that names none (_TAKEN_BACK: "Don't do it, though.")."""
+    return bool(_TAKEN_BACK.search(text or ""))
+
+
 # Words that, standing before a verb, forbid it.
 _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
            # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
