@@ -10,6 +10,7 @@ opposite, on sentences they were not written from.
   opens no ban, and a compiled "never" of the urged move is the opposite of the words (forbidding.HARM_DENIED).
 """
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forbidding import prohibitions_in
 from forge.rulebook.language.forms import moves_only_asked
 
 
@@ -35,6 +36,26 @@ def test_an_answer_that_narrows_moves_or_turns_down_orders_nothing_asked():
                  "Would a Restore on User3 help when it gets rooted? Yes, go ahead!",
                  "A decoy on Op_Host0 when it gets scanned is worth it, isn't it? Just do it now."):
         assert moves_only_asked(text) == frozenset(), text
+
+
+# --- advice said by denying its harm: no ban of the move it urges --------------------------------------------------
+
+def test_a_denied_harm_urges_its_move_and_forbids_nothing():
+    for text, when, verb, host in (
+            ("There is no harm in a Restore of Enterprise0 while it is not scanned.", {"host": "Enterprise0", "activity": "None"},
+             "Restore", "Enterprise0"),
+            ("It surely can't hurt to Analyse User4 the moment it gets scanned.", {"host": "User4", "activity": "Scan"},
+             "Analyse", "User4"),
+            ("It never hurts to plant a DecoyTomcat on Op_Host2 once it gets scanned.", {"host": "Op_Host2", "activity": "Scan"},
+             "DecoyTomcat", "Op_Host2")):
+        assert prohibitions_in(text)[0] == (), text
+        # a "never" of the move urged is its opposite; its order says what the words say
+        found = text_problem(text, when, {"mode": "never", "verb": verb, "target": host})
+        assert found is not None and found.startswith("inverted"), text
+        assert text_problem(text, when, _do(verb, host)) is None, text
+    # (advice to hold off stays a ban of the move held off)
+    assert [p.verb for p in prohibitions_in("It can't hurt to hold off on a Remove of User4 while it is scanned.")[0]] \
+        == ["Remove"]
 
 
 # --- a move taken back by a ban that names none: no order ----------------------------------------------------------

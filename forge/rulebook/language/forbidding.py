@@ -30,6 +30,24 @@ NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|
                    r"(?:time|moment|case|job|place|occasion|situation|stage|spot|one|host|box|machine|server)\s+(?:for|to)\b")
 
 
+# (r59m) Advice said by denying its harm: "it wouldn't hurt to decoy it", "can't hurt to Analyse first", "never hurts to",
+# "no harm in a Remove" (and with the apostrophe lost, "wouldnt hurt", "wouldn hurt"): the writer urges the move. Its
+# "not" denies no state of a host: read as a negation of the condition, the rule was refused or kept silent.
+# (r59b: here, beside the words of forbidding, since its "can't" / "never" / "no" opens no ban of the move after it:
+# `_forbidding` and `forbids_verb` pass over it; read as one, "no harm in a Remove on User1" was a "never" of that Remove)
+HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
+               r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
+
+
+_HARM_DENIED = re.compile(HARM_DENIED, re.IGNORECASE)
+
+
+def _harm_denied(text: str, match: re.Match) -> bool:
+    """(r59b) Whether a word of forbidding `match` found is the "can't" / "never" / "no" of a denied harm (HARM_DENIED):
+    an urging of the move, no ban of it."""
+    return any(found.start() <= match.start() < found.end() for found in _HARM_DENIED.finditer(text))
+
+
 # (r59b) A ban that names no move, only a pronoun or nothing, standing alone at a sentence's start or after "so / or
 # rather / but / actually": "Don't do it, though.", "...; never do that.", "- except it can, so don't.". It takes back
 # the move said before it (no reader places which one), and read as nothing, the order before it was the rule's: the
@@ -462,7 +480,7 @@ def forbids_verb(sentence: str) -> bool:
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `prohibitions_in` reads it)."""
     return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
-               and not _LIMIT_NOT_BAN.match(match.group(0))
+               and not _LIMIT_NOT_BAN.match(match.group(0)) and not _harm_denied(sentence, match)
                for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
@@ -520,7 +538,7 @@ def _forbidding(instruction: str):
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
         if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
                 and (_DENIED_BEFORE.search(instruction[:match.start()]) or _SET_OFF_AFTER.match(instruction, match.end())) \
-                or _LIMIT_NOT_BAN.match(match.group(0)):
+                or _LIMIT_NOT_BAN.match(match.group(0)) or _harm_denied(instruction, match):
             position = match.end()
             continue
         if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
