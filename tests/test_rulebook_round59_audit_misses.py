@@ -7,11 +7,14 @@ opposite, on sentences they were not written from.
 - a ban that names no move, "Don't do it, though.", "...; never do that.", "so don't.", takes back the order before it:
   no compiled order of that text passes (forbidding._TAKEN_BACK, checks._move_taken_back);
 - advice said by denying its harm ("no harm in a Restore", "can't hurt to Analyse") forbids nothing: its "no" / "can't"
-  opens no ban, and a compiled "never" of the urged move is the opposite of the words (forbidding.HARM_DENIED).
+  opens no ban, and a compiled "never" of the urged move is the opposite of the words (forbidding.HARM_DENIED);
+- "burned" is a compromise only of a host (by its name, its class's noun or a pronoun): "a turn is burned on it" spends
+  what the defender has (situation._PROSE_COMPROMISE).
 """
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
 from forge.rulebook.language.forms import moves_only_asked
+from tests.situations import refused_rule_holds_on
 
 
 def _do(verb, target):
@@ -72,3 +75,16 @@ def test_a_ban_that_names_no_move_takes_back_the_order_before_it():
              {"host": "User4", "activity": "Scan"}, "Remove", "User4")):
         found = text_problem(text, when, _do(verb, host))
         assert found is not None and found.startswith("polarity"), text
+
+
+# --- "burned" of what the defender spends: no compromise of a host --------------------------------------------------
+
+def test_burned_said_of_a_turn_or_a_budget_is_no_compromise():
+    # a turn or a step spent on a host is no attacker's hold of it: the rule holds nowhere it can place
+    for text in ("Restore Op_Host2 when a turn is burned on it.", "Restore Op_Host2 once a whole turn is burned on it.",
+                 "Analyse Enterprise0 when a step has been burnt on a pointless Remove."):
+        assert refused_rule_holds_on(text, Op_Host2="None/User", Enterprise0="None/User") is not True, text
+    # (the host given away, by a pronoun or its name, still reads as its compromise)
+    for text in ("Restore Op_Host2 as soon as it has been burnt.", "Restore Op_Host2 once Op_Host2 got burned."):
+        assert refused_rule_holds_on(text, Op_Host2="None/User") is True, text
+        assert refused_rule_holds_on(text, Op_Host2="Scan/No") is False, text
