@@ -9,12 +9,15 @@ opposite, on sentences they were not written from.
 - advice said by denying its harm ("no harm in a Restore", "can't hurt to Analyse") forbids nothing: its "no" / "can't"
   opens no ban, and a compiled "never" of the urged move is the opposite of the words (forbidding.HARM_DENIED);
 - "burned" is a compromise only of a host (by its name, its class's noun or a pronoun): "a turn is burned on it" spends
-  what the defender has (situation._PROSE_COMPROMISE).
+  what the defender has (situation._PROSE_COMPROMISE);
+- a window of steps right after "not" / "never" ("PS: not on the first step", "Never in the first two steps.") is the
+  steps the rule does not reach, as after "but not" (episode._EXCEPTED_BEFORE).
 """
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.episode import step_windows
 from forge.rulebook.language.forbidding import prohibitions_in
 from forge.rulebook.language.forms import moves_only_asked
-from tests.situations import refused_rule_holds_on
+from tests.situations import every_host_alert_lines, refused_rule_holds, refused_rule_holds_on
 
 
 def _do(verb, target):
@@ -88,3 +91,17 @@ def test_burned_said_of_a_turn_or_a_budget_is_no_compromise():
     for text in ("Restore Op_Host2 as soon as it has been burnt.", "Restore Op_Host2 once Op_Host2 got burned."):
         assert refused_rule_holds_on(text, Op_Host2="None/User") is True, text
         assert refused_rule_holds_on(text, Op_Host2="Scan/No") is False, text
+
+
+# --- a window of steps denied by the "not" / "never" before it: the steps ruled out ---------------------------------
+
+def test_a_window_denied_by_not_or_never_is_where_the_rule_does_not_hold():
+    for text in ("Decoy Op_Host2 whenever it gets scanned. PS: not on the first step.",
+                 "Decoy Op_Host2 whenever it gets scanned. Plus: not before step 6.",
+                 "Decoy Op_Host2 whenever it gets scanned; never during the opening three steps."):
+        # scanned at step 1: the words rule the step out (read as the window, the rule held there alone)
+        assert refused_rule_holds(text, "Step 1 of 30.\n" + every_host_alert_lines(Op_Host2="Scan/No")) is not True, text
+    assert refused_rule_holds("Decoy Op_Host2 whenever it gets scanned. PS: not on the first step.",
+                              "Step 9 of 30.\n" + every_host_alert_lines(Op_Host2="Scan/No")) is True
+    # (a window after "not only" is no denial of it)
+    assert step_windows("Decoy Op_Host2 whenever it gets scanned, not only in the first two steps.")[0].outside is False
