@@ -48,7 +48,7 @@ def test_an_answer_that_narrows_moves_or_turns_down_orders_nothing_asked():
 
 def test_a_denied_harm_urges_its_move_and_forbids_nothing():
     for text, when, verb, host in (
-            ("There is no harm in a Restore of Enterprise0 while it is not scanned.", {"host": "Enterprise0", "activity": "None"},
+            ("There is no harm in restoring Enterprise0 so long as it shows no scan.", {"host": "Enterprise0", "activity": "None"},
              "Restore", "Enterprise0"),
             ("It surely can't hurt to Analyse User4 the moment it gets scanned.", {"host": "User4", "activity": "Scan"},
              "Analyse", "User4"),
