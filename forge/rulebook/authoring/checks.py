@@ -64,7 +64,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -2092,7 +2092,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
-    asked = _move_only_asked(text, action_raw)
+    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2125,6 +2125,16 @@ def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
         return None
     return (f"polarity: the text names {verb} only in a question that nothing answers: a question orders nothing and "
             "forbids nothing; keep the rule semantic")
+
+
+def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
+    """(r59b) An order compiled from a text that takes a move back by a ban naming none (forbidding.move_taken_back:
+    "It can't hurt to Restore User2 once it is exploited. Don't do it, though."): which move the ban takes back no
+    reader places, and passed, the order was the rule's where the writer turned it down."""
+    if not isinstance(action_raw, dict) or action_raw.get("mode") != "do" or not move_taken_back(text):
+        return None
+    return ("polarity: the text takes a move back by a ban that names none (\"don't do it\"): whether it orders "
+            f"{action_raw.get('verb')} or turns it down is not certain; keep the rule semantic")
 
 
 def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:

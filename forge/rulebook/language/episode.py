@@ -179,7 +179,10 @@ _FIRST_STEP = re.compile(_STEP_PLACE, re.IGNORECASE)
 # (r50a) A window said as the exception, "Analyse it on every turn except every third turn", "but not on steps 4-9",
 # "apart from the opening turn of a game": the steps the rule does not reach, as "n/a" after a window says (read as
 # said, the rule held at the very steps its words set aside, and at no other).
-_EXCEPTED_BEFORE = re.compile(r"\b(?:except(?:ing)?(?:\s+for)?|apart\s+from|other\s+than|save\s+for|excluding|but\s+not|outside(?:\s+of)?)"
+# (r59b) And a window denied by a "not" / "never" right before it, "... scanned. Never in the first two steps.", "PS: not
+# on the first step": the rule's limit, its steps the ones ruled out (read as said, the rule held at those steps alone).
+_EXCEPTED_BEFORE = re.compile(r"\b(?:except(?:ing)?(?:\s+for)?|apart\s+from|other\s+than|save\s+for|excluding|but\s+not|outside(?:\s+of)?|"
+                              r"(?<![\w'\u2019-])(?:never|not)(?:\s+(?:ever|even))?)"
                               r"\s*(?:(?:on|at|during|in|for)\b\s*)?(?:the\b\s*)?$", re.IGNORECASE)
 
 

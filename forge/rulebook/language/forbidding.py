@@ -30,6 +30,39 @@ NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|
                    r"(?:time|moment|case|job|place|occasion|situation|stage|spot|one|host|box|machine|server)\s+(?:for|to)\b")
 
 
+# (r59m) Advice said by denying its harm: "it wouldn't hurt to decoy it", "can't hurt to Analyse first", "never hurts to",
+# "no harm in a Remove" (and with the apostrophe lost, "wouldnt hurt", "wouldn hurt"): the writer urges the move. Its
+# "not" denies no state of a host: read as a negation of the condition, the rule was refused or kept silent.
+# (r59b: here, beside the words of forbidding, since its "can't" / "never" / "no" opens no ban of the move after it:
+# `_forbidding` and `forbids_verb` pass over it; read as one, "no harm in a Remove on User1" was a "never" of that Remove)
+HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
+               r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
+
+
+_HARM_DENIED = re.compile(HARM_DENIED, re.IGNORECASE)
+
+
+def _harm_denied(text: str, match: re.Match) -> bool:
+    """(r59b) Whether a word of forbidding `match` found is the "can't" / "never" / "no" of a denied harm (HARM_DENIED):
+    an urging of the move, no ban of it."""
+    return any(found.start() <= match.start() < found.end() for found in _HARM_DENIED.finditer(text))
+
+
+# (r59b) A ban that names no move, only a pronoun or nothing, standing alone at a sentence's start or after "so / or
+# rather / but / actually": "Don't do it, though.", "...; never do that.", "- except it can, so don't.". It takes back
+# the move said before it (no reader places which one), and read as nothing, the order before it was the rule's: the
+# opposite of the words. A ban with words after its pronoun ("never do that on a scan") is the polarity check's.
+_TAKEN_BACK = re.compile(r"(?:^|[.!?;:]\s+|\s[-\u2013\u2014]\s*|,\s*(?=(?:so|but|or\s+rather|actually|then)\b))"
+                         r"(?:(?:but|so|or\s+rather|actually|then|and|well|honestly|yes|no|nope|on\s+second\s+thought)\W+){0,2}(?:please\s+)?"
+                         r"(?:don['\u2019]?t|do\s+not|never)(?:\s+(?:ever\s+)?do\s+(?:it|that|this|so))?"
+                         r"(?:\W+(?:though|then|again|ever|please|either|after\s+all))?\s*(?:[.!]|$)", re.IGNORECASE)
+
+
+def move_taken_back(text: str) -> bool:
+    """(r59b) Whether the text takes back a move by a ban that names none (_TAKEN_BACK: "Don't do it, though.")."""
+    return bool(_TAKEN_BACK.search(text or ""))
+
+
 # Words that, standing before a verb, forbid it.
 _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
            # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
@@ -447,7 +480,7 @@ def forbids_verb(sentence: str) -> bool:
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `prohibitions_in` reads it)."""
     return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
-               and not _LIMIT_NOT_BAN.match(match.group(0))
+               and not _LIMIT_NOT_BAN.match(match.group(0)) and not _harm_denied(sentence, match)
                for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
@@ -505,7 +538,7 @@ def _forbidding(instruction: str):
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
         if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
                 and (_DENIED_BEFORE.search(instruction[:match.start()]) or _SET_OFF_AFTER.match(instruction, match.end())) \
-                or _LIMIT_NOT_BAN.match(match.group(0)):
+                or _LIMIT_NOT_BAN.match(match.group(0)) or _harm_denied(instruction, match):
             position = match.end()
             continue
         if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \

@@ -1490,8 +1490,12 @@ _ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNO
 # (r59m) A question answered by an order to do what it asked: "a Remove of User2 can't hurt, can it? Do it.", "why not
 # decoy Op_Host1 the moment it is scanned? Go ahead and do so." The answer makes the asked move the writer's order (read
 # as a question nothing answers, the note was kept semantic and silent where its move was due).
+# (r59b) Only an answer that is the whole sentence, "Do it.", "Go ahead!": one that goes on says when or whether instead
+# ("Do it only if Enterprise0 is hit too", "Do that when it is rooted instead", "Go ahead and forget it", "Do that and
+# red wins"), and read as an assent, the asked move was ordered where the answer moved, narrowed or turned it down.
 _ANSWER_ORDERS_IT = re.compile(r"^\W*(?:so\s+|then\s+|just\s+|yes\W+)?(?:(?:go\s+ahead\s+and\s+)?do\s+(?:it|that|this|so)|go\s+ahead"
-                               r"|go\s+for\s+it|make\s+it\s+so)\b(?!\s*(?:\?|not\b|n['\u2019]t\b))", re.IGNORECASE)
+                               r"|go\s+for\s+it|make\s+it\s+so)\b(?=\s*(?:,?\s*(?:now|please|right\s+away))?\s*(?:[.!]|$))",
+                               re.IGNORECASE)
 
 
 # (r56d) An order or a ban closed by a tag that asks only for assent: "Restore User2 once it is rooted, OK?", "Don't ever

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from forge.rulebook.language.forbidding import BAD_IDEA, INVERTED_AUXILIARY, LIGHT_VERB, VERB_WORD
+from forge.rulebook.language.forbidding import BAD_IDEA, HARM_DENIED, INVERTED_AUXILIARY, LIGHT_VERB, VERB_WORD
 from forge.rulebook.language.names import ANALYSES_NOUN, HOST_NAME, HOST_SHORT, STATE_WORDS, VERB
 
 
@@ -77,13 +77,6 @@ CLASS_ONLY = r"\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|s
 # the situation (no host of another class so) and is read as a restriction, as "when only user hosts are" is.
 _CLASS_ONLY_ALONE = (r"(?:(?<=[(,;:])|(?<=[(,;:]\s)|(?<=\s[-\u2013\u2014]\s)|^)\s*" + CLASS_ONLY
                      + r"(?=\s*(?:[),;:]|[.!]?\s*$|\s[-\u2013\u2014]\s))")
-
-
-# (r59m) Advice said by denying its harm: "it wouldn't hurt to decoy it", "can't hurt to Analyse first", "never hurts to",
-# "no harm in a Remove" (and with the apostrophe lost, "wouldnt hurt", "wouldn hurt"): the writer urges the move. Its
-# "not" denies no state of a host: read as a negation of the condition, the rule was refused or kept silent.
-HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
-               r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
 
 
 # (r59m) A tag that asks assent to the sentence it closes: "a decoy there is worth it, isn't it?", "that would be best,

@@ -123,7 +123,13 @@ _PROSE_COMPROMISE = (
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # (r59m: slang, "once it's burned", "User2 got burnt": the host given away to the attacker; only after a verb
                 # of being, never "burned the reward", "burnt a turn", which spend what the defender has)
-                r"\b(?:gets?|got|is|are|was|were|been|being)\s+(?:already\s+)?burn(?:ed|t)\b|"
+                # (r59b: and only of a host, by its name, its class's noun or a pronoun: "a turn is burned on it", "the
+                # budget got burnt", "we got burned by that" spend or tell what the defender lost, and read as a compromise
+                # the rule held where the host was never the attacker's)
+                # (the host's name is blanked out of the phrase before it is read: a verb at its start is the host's)
+                r"(?:^\s*|\b(?:it|they|which|that|this|[a-z]+_?[a-z]*\d|box(?:es)?|hosts?|machines?|servers?|workstations?|desktops?|"
+                r"laptops?)\s+)(?:(?:has|have|had|just|already|now)\s+)*(?:gets?|got|is|are|was|were|been|being)\s+"
+                r"(?:already\s+)?burn(?:ed|t)\b|\b(?:it|that)['\u2019]s\s+(?:already\s+)?burn(?:ed|t)\b|"
                 # (r47m: the noun, "a hit on Enterprise2", "after the hit on it": the attacker's compromise of it)
                 # (r47a: not a hit on the score, "a hit to our reward", "one hit on the points": a penalty, no host's compromise)
                 r"\b(?:a|the|any|one)\s+hit\s+(?:on|to|against)\b(?!\s+(?:(?:the|our|my|its|their|your)\s+)?(?:reward|score|points?|total|return)s?\b)|"
