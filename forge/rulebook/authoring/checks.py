@@ -63,7 +63,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate, unknown
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
-from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
+from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, moves_kept_for_another_case, order_without_conditions
 from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
@@ -2252,8 +2252,28 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action) \
-        or _server_on_named_host(words, predicate, action) or _class_order_distributed(words, predicate, action)
+        or _server_on_named_host(words, predicate, action) or _class_order_distributed(words, predicate, action) \
+        or _kept_case_reached(words, predicate, action, unexpressed)
 
+
+def _kept_case_reached(words: Wording, predicate, action: Optional[dict], unexpressed: str = "") -> Optional[str]:
+    """(r59n) A move the text keeps for another case than its order's ("Remove it at user level, keep the Restore for once it
+    sits at root", clauses.moves_kept_for_another_case): that case is a branch of the note (round 43), so a trigger that
+    can hold in it gives the order there, where the text keeps the other move. Passed only where the case is a branch of
+    its own (said apart from the order's clause), the compilation tells that branch's order in its rest (`unexpressed`,
+    "other case: ...") and its action does not turn the kept move down there: a preference over the kept move, or its
+    "never", in the kept case is the opposite of the words. The kept case is read of the text's one host; unread, or of
+    no one host, the trigger is refused."""
+    banned = _moves(action)[1]
+    for verb, case, aside in moves_kept_for_another_case(words.instruction):
+        if verbs_in(case) or unexpressed and not aside and not any(same_verb(b, verb) for b, _ in banned):
+            continue  # (r48m: a move kept for what was done, "for when the Remove did not take", is no case of a state)
+        host = words.hosts[0] if len(words.hosts) == 1 else None
+        kept = claims(re.sub(r"\bit\b", host, case)) if host else None
+        if kept is None or may_overlap(predicate, kept):
+            return (f"claims: the text keeps {verb} for another case ('{case[:50]}'), but the trigger can hold in it: "
+                    "keep the order to its own case")
+    return None
 
 # (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
 # rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an

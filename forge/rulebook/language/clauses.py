@@ -131,6 +131,31 @@ _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", 
 _EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?\s*$", re.IGNORECASE)
 
 
+# (r59n) A move kept for another case than the order's: "Remove it at user level, and keep the Restore for once it sits at
+# root", "save a Restore for once it reaches root". In the order's case that move is put aside, as "rather than" says
+# it; the kept case is the other move's (a branch of the note, scope.branches_of, where a stop or a semicolon sets it
+# apart), and a trigger that reaches it with the first move gives that move where the text keeps the other
+# (checks._kept_case_reached).
+KEPT_FOR_ANOTHER_CASE = re.compile(r"\b(?:keep(?:s|ing)?|sav(?:e|es|ing)|reserv(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|"
+                                   r"their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+for\s+(?P<case>(?:when|whenever|once|if)\b"
+                                   r"[^.;:!?,]*)", re.IGNORECASE)
+
+# (r59n) The same words right before the kept case's marker, in the order's own clause, after a comma: an aside on the
+# other move, its case neither a condition of the order (read as one, the order held only where a host was at two levels at
+# once, which never is) nor a case the rule speaks in. (Set apart by a stop or a semicolon, "...; save a Restore for once it
+# is at root", the case is a branch of the note: scope.branches_of, round 43.)
+_KEPT_IN_THE_ORDERS_CLAUSE = re.compile(r",\s+(?:and\s+|but\s+)?(?:keep(?:s|ing)?|sav(?:e|es|ing)|reserv(?:e|es|ing))\s+"
+                                        r"(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+for\s*$",
+                                        re.IGNORECASE)
+
+
+def moves_kept_for_another_case(instruction: str) -> tuple[tuple[str, str, bool], ...]:
+    """(r59n) Each move `instruction` keeps for another case than its order's (`KEPT_FOR_ANOTHER_CASE`), with the words of
+    that case, and whether it is said in the order's own clause (`_KEPT_IN_THE_ORDERS_CLAUSE`: an aside, no branch)."""
+    return tuple((verb, kept["case"].strip(), bool(_KEPT_IN_THE_ORDERS_CLAUSE.search(instruction[:kept.start("case")])))
+                 for kept in KEPT_FOR_ANOTHER_CASE.finditer(instruction) for verb in verbs_in(kept["what"]))
+
+
 # (r40k) The words that make a condition an exception, right before its marker: "but not (if)", "except (when)".
 _EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never)\s+$", re.IGNORECASE)
 # (r52c) The same words before a host described by a relative clause, with the preposition the order gives it: "...,
@@ -163,8 +188,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     for marker in CONDITION.finditer(instruction):
         if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
-        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
-            continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
+        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]) or _KEPT_IN_THE_ORDERS_CLAUSE.search(instruction[:marker.start()]):
+            continue  # (r40k) an example's case, not the rule's; (r59n) nor the case of a move kept for it (_KEPT_IN_THE_ORDERS_CLAUSE)
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])

@@ -19,10 +19,15 @@ import re
 from forge.rulebook.language.names import hosts_in, state_words_in, verbs_in
 
 # The subject line, the quoted lines (each opened by ">"), then the answer's verdict at a line's or a sentence's start.
-_REPLY = re.compile(r"^\s*(?:(?:re|fwd?)\s*:[^>\n]{0,80}?)?\s*(?P<quoted>>.+?)(?:\n\s*|(?<=[.!?])\s+)"
-                    r"(?P<verdict>(?:i\s+)?disagree(?:d)?|no|nope|not\s+agreed|rejected|(?:i\s+)?agree(?:d)?|yes|ok(?:ay)?|\+1)"
+# (r59n, after r59h's reverted reader) Or, in place of the subject, who wrote the note: "Kim wrote:", "Quoting Kim:". And a verdict that turns the
+# note down in one case only, "I don't agree for a rooted box:": what the answer orders is the rule in that case, the
+# case the answer must state itself (`case`).
+_REPLY = re.compile(r"^\s*(?:(?:re|fwd?)\s*:[^>\n]{0,80}?|(?:quoting\s+)?[\w'\u2019]+(?:\s+[\w'\u2019]+)?"
+                    r"(?:\s+(?:wrote|writes|said|says|posted))?\s*:(?=\s*>))?\s*(?P<quoted>>.+?)(?:\n\s*|(?<=[.!?])\s+)"
+                    r"(?P<verdict>(?:i\s+)?disagree(?:d)?|no|nope|not\s+agreed|rejected|(?:i\s+)?agree(?:d)?|yes|ok(?:ay)?|\+1|"
+                    r"i\s+(?:don'?t|do\s+not)\s+agree(?P<case>\s+(?:for|with|on|about|in)\s+[^.,:;!?\n]{3,60})?)"
                     r"\s*(?P<close>[.,:;!]|(?=\s+but\b))\s*(?P<answer>.*)$", re.IGNORECASE | re.DOTALL)
-_TURNED_DOWN = re.compile(r"(?:i\s+)?disagree|no|nope|not\s+agreed|rejected", re.IGNORECASE)
+_TURNED_DOWN = re.compile(r"(?:i\s+)?disagree|no|nope|not\s+agreed|rejected|i\s+(?:don'?t|do\s+not)\s+agree.*", re.IGNORECASE | re.DOTALL)
 # A label before the quoted note's words: "Proposal:", "Suggestion:", "Draft:"
 _QUOTED_LABEL = re.compile(r"^\s*(?:proposal|proposed|suggestion|draft|idea|motion)\s*:\s*", re.IGNORECASE)
 
@@ -35,6 +40,8 @@ def reply_said(text: str) -> str:
         return text
     quoted = _QUOTED_LABEL.sub("", re.sub(r"(?:^|\n)\s*>\s?", " ", found["quoted"]).strip())
     quoted, answer = quoted[:1].upper() + quoted[1:], found["answer"].strip()
+    if found["case"] and not state_words_in(answer):
+        return text  # (turned down in a case the answer does not state: read alone, it held beyond that case)
     if _TURNED_DOWN.fullmatch(found["verdict"]):
         return _answer_in_its_case(answer, quoted) if verbs_in(answer) else text
     if not verbs_in(quoted):

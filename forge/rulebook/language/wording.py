@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES
-from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
+from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, moves_kept_for_another_case, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
@@ -343,7 +343,8 @@ def read_wording(text: str) -> Wording:
     aside = put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
-    dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text))))
+    # (r59n: and a move kept for another case, "keep the Restore for once it sits at root", clauses.moves_kept_for_another_case)
+    dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text), *(v for v, _, _ in moves_kept_for_another_case(instruction)))))
     # (r52h) a move proposed only to be mocked ("..., what could possibly go wrong") is forbidden, wherever it stands
     # (r54l) and one put on a list of moves to avoid, whose "to avoid" the instruction leaves out as a purpose
     prohibitions = tuple(dict.fromkeys((*prohibitions, *mocked_moves(flat), *listed_to_avoid(flat))))
