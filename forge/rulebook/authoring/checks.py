@@ -373,6 +373,9 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
             # user host), so it prescribes what it puts aside, whatever the text says
             return (f"prefer: the action prefers {verb} {done[0][1]} over {verb} {target}, but {target} is among "
                     f"{done[0][1]}: it prescribes what it disprefers; prefer what the text orders over what it disprefers")
+        preferred_banned = _preferred_forbidden(words, done, reachable)
+        if preferred_banned:
+            return preferred_banned
         # (r38h: or the place the order puts second, "Remove on that server before you touch any user box")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and (target in spared or target in _put_last(words)) \
@@ -382,6 +385,25 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
                     "keep to what the text prefers")
+    return None
+
+
+def _preferred_forbidden(words: Wording, done: list[tuple[str, Optional[str]]], reachable: set[str]) -> Optional[str]:
+    """(r59q) A `prefer` whose preferred move is one the text forbids where it is aimed: "Never restore an op host rather
+    than a user machine" forbids the Restore on the op host and prefers the one on the user machine, so "prefer Restore
+    <op host> over Restore User" turns it around (the ban's verb counted as the dispreferred side, and the preference
+    passed). A ban of every move there ("leave User1 be") forbids the preferred move as well."""
+    if not done:
+        return None
+    verb, target = done[0]
+    places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for h in p.hosts) \
+        | hosts_of(c for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for c in p.classes)
+    # the side the ban sets its move against ("in preference to a user machine") is no place of the ban
+    places -= hosts_of(_classes_put_aside(words)) | hosts_of(words.contrasted)
+    aimed = reachable if target == MATCHED else hosts_of([target]) if _concrete(target) else set()
+    if places and aimed and aimed <= places:
+        return (f"inverted: the text forbids {verb} on {', '.join(sorted(places))[:60]}, but the action prefers {verb} "
+                f"there: prefer the move the text keeps over the one it forbids")
     return None
 
 
