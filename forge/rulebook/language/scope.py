@@ -26,6 +26,7 @@ from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, na
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.shorthand import (HOSTS_ROW, HOST_WORD, NEWLY_GLOSSED, counts_said_plainly, hosts_only,
                                                plus_as_or_more)
+from forge.rulebook.language.situation import ATTACKER_THEY
 from forge.rulebook.language.situation import state_of as _state_of
 
 
@@ -226,6 +227,14 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
 # (r58m) A condition that speaks of several hosts by a pronoun ("should one of them fall", "once they are scanned",
 # "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
 # ("either" and "both" as pronouns, before "of" or a verb: not "either a root-level or a user-level compromise")
+# (r59d) People the text names that a "they" on a box may be, not the attacker: "the analysts take User3; once they are in
+# the box, ..." (read as the attacker's, `ATTACKER_THEY`, the rule held where a host fell, of which its words say nothing)
+_PEOPLE_SAID = re.compile(r"\b(?:analysts?|responders?|blue(?:\s+team)?|defenders?|admins?|administrators?|operators?|engineers?|"
+                          r"staff|colleagues|technicians?|the\s+(?:team|soc|humans?|people|crew)|our\s+(?:team|people|folks|crew)|"
+                          r"we|us|you\s+(?:all|guys))\b", re.IGNORECASE)
+_ATTACKER_NAMED = re.compile(r"\b(?:attackers?|red(?:\s+team)?|intruders?|adversar(?:y|ies)|hackers?)\b", re.IGNORECASE)
+
+
 _SEVERAL_REFERRED = re.compile(r"\b(?:they|them|(?:both|either|neither)(?=\s+(?:of|is|are|was|were|gets?|got|shows?|showed|falls?|"
                                r"fell|has|have|had|sits?|turns?|goes|went|becomes?|looks?)\b))\b", re.IGNORECASE)
 
@@ -236,7 +245,10 @@ def _referents(sentence: str, condition: str, words, heading: list, scoped: Opti
     scope heading, `class_scope_heading`), and whether the condition speaks of several hosts by a pronoun
     (`_SEVERAL_REFERRED`: then never of the one host the sentence names, "should one of them fall, decoy User4")."""
     named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition)
+    # (r59d: never the attacker's "they" on one box, "once they're on the box, Restore User4": read as several hosts, the
+    # box was no longer the one host the sentence names but any host, and the Restore held wherever one fell)
+    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition) \
+        and not re.search(ATTACKER_THEY, condition, re.IGNORECASE)
     if len(named) == 1 and several:
         named = []
     classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
@@ -266,6 +278,13 @@ def condition_claims(words, unresolved: Optional[list] = None):
             continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
+        if re.search(ATTACKER_THEY, condition.text, re.IGNORECASE) and _PEOPLE_SAID.search(words.text) \
+                and not _ATTACKER_NAMED.search(words.text):
+            # (r59d) a "they" on a box where the text names people "they" may be and no attacker: unread
+            if unresolved is not None:
+                unresolved.append(condition.text)
+            each.append([])
+            continue
         named, sentence_classes, several = _referents(sentence, condition.text, words, heading, scoped)
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
