@@ -17,7 +17,7 @@ _ROOTED = "None/Privileged"
 def test_the_attackers_they_on_one_box_is_no_host_but_that_one() -> None:
     for text, host, other in (("Once they're on the box, Restore User4.", "User4", "User1"),
                               ("Restore Op_Host1 as soon as they are on the machine.", "Op_Host1", "Enterprise1"),
-                              ("When they get into the server, plan a Restore of Enterprise2.", "Enterprise2", "Op_Host2")):
+                              ("When they get into the server, Enterprise2 is to be Restored.", "Enterprise2", "Op_Host2")):
         # another host fallen is not "the box" (read as several hosts, "the box" became "a box": any host)
         assert refused_rule_holds_on(text, **{other: _ROOTED}) is not True, text
         assert refused_rule_holds_on(text) is not True, text

@@ -239,6 +239,16 @@ _SEVERAL_REFERRED = re.compile(r"\b(?:they|them|(?:both|either|neither)(?=\s+(?:
                                r"fell|has|have|had|sits?|turns?|goes|went|becomes?|looks?)\b))\b", re.IGNORECASE)
 
 
+def _they_of_people(condition: str, text: str, unresolved: Optional[list]) -> bool:
+    """(r59d) Whether `condition` puts a "they" on a box (`ATTACKER_THEY`) where `text` names people that "they" may be
+    (`_PEOPLE_SAID`) and no attacker: unread (appended to `unresolved`), never the attacker's compromise of it."""
+    if not re.search(ATTACKER_THEY, condition, re.IGNORECASE) or not _PEOPLE_SAID.search(text) or _ATTACKER_NAMED.search(text):
+        return False
+    if unresolved is not None:
+        unresolved.append(condition)
+    return True
+
+
 def _referents(sentence: str, condition: str, words, heading: list, scoped: Optional[str]) -> tuple[list, list, bool]:
     """What a condition's sentence gives it to speak of: the hosts it names (else a heading's), the classes it names
     (r41h: not one it names only to set its subject apart, "<host>, unlike the op hosts, ..."; r58m: else the class of a
@@ -278,13 +288,6 @@ def condition_claims(words, unresolved: Optional[list] = None):
             continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
-        if re.search(ATTACKER_THEY, condition.text, re.IGNORECASE) and _PEOPLE_SAID.search(words.text) \
-                and not _ATTACKER_NAMED.search(words.text):
-            # (r59d) a "they" on a box where the text names people "they" may be and no attacker: unread
-            if unresolved is not None:
-                unresolved.append(condition.text)
-            each.append([])
-            continue
         named, sentence_classes, several = _referents(sentence, condition.text, words, heading, scoped)
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
@@ -310,8 +313,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
             each[-1] = [joined]
             each.append([])
             continue
-        if not named and _it_beside_others(condition.text, sentence, sentence_classes, unresolved):
-            each.append([])  # (r57a: "Once it is owned, Analyse the other four user boxes": unread)
+        if not named and _it_beside_others(condition.text, sentence, sentence_classes, unresolved) or _they_of_people(condition.text, words.text, unresolved):
+            each.append([])  # (r57a: "Once it is owned, Analyse the other four user boxes"; r59d: a "they" of people): unread
             continue
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \
