@@ -41,3 +41,16 @@ def test_a_concession_about_a_host_ends_before_a_condition_of_the_rules_own() ->
         assert refused_rule_holds_on(text, User1=_ROOTED) is not True, text
     # the claim waved away alone stays no condition: the order holds whatever the analyst says
     assert refused_rule_holds_on("No matter what the analyst claims about User1 being clean, Restore User1.") is True
+
+
+def test_a_revert_body_that_speaks_of_the_change_taken_back_orders_nothing() -> None:
+    from forge.rulebook.language.minutes import request_turned_down
+
+    for text in ('Revert "Never Restore Op_Host1"\n\nThis reverts commit ab12cd3. Never Restore Op_Host1 was too strict.',
+                 'Revert "Never Restore Op_Host1"\n\nThis reverts commit ab12cd3: do not Restore Op_Host1 was a mistake.',
+                 "Revert 'Remove the attacker from User1 on any scan'\n\nThis reverts commit 9e8d7c6. Removing on every "
+                 "scan wasted steps."):
+        # the body tells why the change is taken back: a withdrawal (read as the note's order, the ban withdrawn stood)
+        assert request_turned_down(text), text
+        assert refused_rule_holds_on(text, Op_Host1=_ROOTED) is not True, text
+        assert refused_rule_holds_on(text, User1="Scan/No") is not True, text

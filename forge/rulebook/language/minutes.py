@@ -101,12 +101,20 @@ _REVERTS_SAID = re.compile(r"\bthis\s+(?:reverts|undoes|rolls\s+back)\s+(?:commi
                            re.IGNORECASE)
 
 
+_BODY_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+
+
 def revert_away(text: str) -> str:
     """`text` without a revert commit's heading and the body's "This reverts <commit>" (`_REVERT_HEADING`,
-    `_REVERTS_SAID`); `text` itself where it is no revert."""
-    if not _REVERT_HEADING.search(text or ""):
+    `_REVERTS_SAID`); `text` itself where it is no revert. (r59d) Nor a sentence of the body that names no move but those
+    of the change taken back: "Never Restore Op_Host1 was too strict", "the ban on Restoring it cost us" tell why it is
+    taken back (read as the note's order, the withdrawn ban stood, the opposite of the revert)."""
+    heading = _REVERT_HEADING.search(text or "")
+    if not heading:
         return text
-    return _REVERTS_SAID.sub(" ", _REVERT_HEADING.sub(" ", text, count=1)).strip()
+    taken_back = set(verbs_in(heading.group(0)))
+    body = _REVERTS_SAID.sub(" ", _REVERT_HEADING.sub(" ", text, count=1)).strip()
+    return " ".join(s for s in _BODY_SENTENCE.split(body) if not verbs_in(s) or not set(verbs_in(s)) <= taken_back).strip()
 
 
 def _reverts_only(text: str) -> bool:
