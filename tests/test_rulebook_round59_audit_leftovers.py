@@ -54,3 +54,13 @@ def test_a_revert_body_that_speaks_of_the_change_taken_back_orders_nothing() -> 
         assert request_turned_down(text), text
         assert refused_rule_holds_on(text, Op_Host1=_ROOTED) is not True, text
         assert refused_rule_holds_on(text, User1="Scan/No") is not True, text
+
+
+def test_a_ban_until_the_move_is_needed_is_no_plain_never() -> None:
+    from forge.rulebook.authoring.checks import text_problem
+
+    for text, host in (("Don't Restore Enterprise1 before it is needed.", "Enterprise1"),
+                       ("Never Remove the attacker from Op_Host2 before it's necessary.", "Op_Host2")):
+        # the ban lifts once the move is called for: a "never" wherever the host is shown is wider in time
+        verb = "Restore" if "Restore" in text else "Remove"
+        assert text_problem(text, {"host": host}, {"mode": "never", "verb": verb, "target": host}) is not None, text
