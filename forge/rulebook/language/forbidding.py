@@ -1392,7 +1392,10 @@ _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|t
                + IN_ADVANCE)
 _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
-_BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|before|"
+# (r59d: not "before it is needed", the ban's own limit in time, `IN_ADVANCE`: cut there, the limit went unread and
+# "don't Restore Enterprise1 before it is needed" was kept as a plain "never", wider in time than its words)
+_BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|"
+                             r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)|"
                              r"after|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
 
 

@@ -101,12 +101,25 @@ _REVERTS_SAID = re.compile(r"\bthis\s+(?:reverts|undoes|rolls\s+back)\s+(?:commi
                            re.IGNORECASE)
 
 
+_BODY_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+
+
 def revert_away(text: str) -> str:
     """`text` without a revert commit's heading and the body's "This reverts <commit>" (`_REVERT_HEADING`,
-    `_REVERTS_SAID`); `text` itself where it is no revert."""
-    if not _REVERT_HEADING.search(text or ""):
+    `_REVERTS_SAID`); `text` itself where it is no revert. (r59d) Where no sentence of the body names a move but those of
+    the change taken back, nor those sentences: "Never Restore Op_Host1 was too strict", "the ban on Restoring it cost us"
+    tell why it is taken back (read as the note's order, the withdrawn ban stood, the opposite of the revert). A body
+    that orders another move keeps them: they say what its "instead" replaces."""
+    heading = _REVERT_HEADING.search(text or "")
+    if not heading:
         return text
-    return _REVERTS_SAID.sub(" ", _REVERT_HEADING.sub(" ", text, count=1)).strip()
+    # (the moves of what it quotes, never the "Revert" before it, which reads as a Restore)
+    taken_back = set(verbs_in(re.sub(r"^\s*(?:[-*\u2022]\s*)?revert\w*", " ", heading.group(0), flags=re.IGNORECASE)))
+    body = _REVERTS_SAID.sub(" ", _REVERT_HEADING.sub(" ", text, count=1)).strip()
+    sentences = _BODY_SENTENCE.split(body)
+    if any(verbs_in(s) and not set(verbs_in(s)) <= taken_back for s in sentences):
+        return body
+    return " ".join(s for s in sentences if not verbs_in(s)).strip()
 
 
 def _reverts_only(text: str) -> bool:

@@ -77,7 +77,10 @@ CONCESSION = re.compile(r"\b(?:no\s+matter\s+what|whatever|regardless\s+of\s+wha
                         r"(?:\w+\s+){0,2}?(?:says?|said|claims?|thinks?|suggests?|recommends?|wants?|proposes?|advises?|tells\s+(?:you|us))\b"
                         # (r59l) with what they say it of, "no matter what the analyst says about User1 being clean,":
                         # the claim waved away is theirs, no condition of the rule, up to the comma that ends it
-                        r"(?:\s+(?:about|of|regarding|concerning)\s+[^,;.:]{3,80}(?=,))?|"
+                        # (r59d: never over a condition of its own, "no matter what the lead says about Op_Host1 when it
+                        # is rooted, Restore it": waved away with the claim, the Restore held in any state)
+                        r"(?:\s+(?:about|of|regarding|concerning)\s+(?:(?!\b(?:when(?:ever)?|once|if|after|unless|while|until|till|"
+                        r"before|as\s+soon\s+as|in\s+case|provided|should)\b)[^,;.:]){3,80}(?=,))?|"
                         r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)

@@ -26,6 +26,7 @@ from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, na
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.shorthand import (HOSTS_ROW, HOST_WORD, NEWLY_GLOSSED, counts_said_plainly, hosts_only,
                                                plus_as_or_more)
+from forge.rulebook.language.situation import ATTACKER_THEY
 from forge.rulebook.language.situation import state_of as _state_of
 
 
@@ -226,8 +227,26 @@ _TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|t
 # (r58m) A condition that speaks of several hosts by a pronoun ("should one of them fall", "once they are scanned",
 # "when both are rooted"): whatever it stands for, it is never the one host its sentence names.
 # ("either" and "both" as pronouns, before "of" or a verb: not "either a root-level or a user-level compromise")
+# (r59d) People the text names that a "they" on a box may be, not the attacker: "the analysts take User3; once they are in
+# the box, ..." (read as the attacker's, `ATTACKER_THEY`, the rule held where a host fell, of which its words say nothing)
+_PEOPLE_SAID = re.compile(r"\b(?:analysts?|responders?|blue(?:\s+team)?|defenders?|admins?|administrators?|operators?|engineers?|"
+                          r"staff|colleagues|technicians?|the\s+(?:team|soc|humans?|people|crew)|our\s+(?:team|people|folks|crew)|"
+                          r"we|us|you\s+(?:all|guys))\b", re.IGNORECASE)
+_ATTACKER_NAMED = re.compile(r"\b(?:attackers?|red(?:\s+team)?|intruders?|adversar(?:y|ies)|hackers?)\b", re.IGNORECASE)
+
+
 _SEVERAL_REFERRED = re.compile(r"\b(?:they|them|(?:both|either|neither)(?=\s+(?:of|is|are|was|were|gets?|got|shows?|showed|falls?|"
                                r"fell|has|have|had|sits?|turns?|goes|went|becomes?|looks?)\b))\b", re.IGNORECASE)
+
+
+def _they_of_people(condition: str, text: str, unresolved: Optional[list]) -> bool:
+    """(r59d) Whether `condition` puts a "they" on a box (`ATTACKER_THEY`) where `text` names people that "they" may be
+    (`_PEOPLE_SAID`) and no attacker: unread (appended to `unresolved`), never the attacker's compromise of it."""
+    if not re.search(ATTACKER_THEY, condition, re.IGNORECASE) or not _PEOPLE_SAID.search(text) or _ATTACKER_NAMED.search(text):
+        return False
+    if unresolved is not None:
+        unresolved.append(condition)
+    return True
 
 
 def _referents(sentence: str, condition: str, words, heading: list, scoped: Optional[str]) -> tuple[list, list, bool]:
@@ -236,7 +255,10 @@ def _referents(sentence: str, condition: str, words, heading: list, scoped: Opti
     scope heading, `class_scope_heading`), and whether the condition speaks of several hosts by a pronoun
     (`_SEVERAL_REFERRED`: then never of the one host the sentence names, "should one of them fall, decoy User4")."""
     named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition)
+    # (r59d: never the attacker's "they" on one box, "once they're on the box, Restore User4": read as several hosts, the
+    # box was no longer the one host the sentence names but any host, and the Restore held wherever one fell)
+    several = bool(_SEVERAL_REFERRED.search(condition)) and not hosts_in(condition) \
+        and not re.search(ATTACKER_THEY, condition, re.IGNORECASE)
     if len(named) == 1 and several:
         named = []
     classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
@@ -291,8 +313,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
             each[-1] = [joined]
             each.append([])
             continue
-        if not named and _it_beside_others(condition.text, sentence, sentence_classes, unresolved):
-            each.append([])  # (r57a: "Once it is owned, Analyse the other four user boxes": unread)
+        if not named and _it_beside_others(condition.text, sentence, sentence_classes, unresolved) or _they_of_people(condition.text, words.text, unresolved):
+            each.append([])  # (r57a: "Once it is owned, Analyse the other four user boxes"; r59d: a "they" of people): unread
             continue
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \

@@ -73,6 +73,12 @@ _HOST_HISTORY_LINE = re.compile(r"^\s*Host history(?:\s*\(last (\d+) steps?\))?:
 _OTHER_HOSTS = re.compile(r"^\s*(?:every|all) other hosts?:\s*None\s*/\s*No\s*$", re.IGNORECASE)
 _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECASE)
 
+# (r59l) The attacker said "they", on a host or a box: "once they are on the box", "they're in User4" (read as no state,
+# the order stood as a bare trigger on the host whatever it showed). One box, whoever "they" are: never the several
+# hosts a "they" may stand for (scope._referents).
+ATTACKER_THEY = (r"\bthey(?:\s+(?:are|were|get|got)|['\u2019]re)\s+(?:still\s+|already\s+|now\s+)?(?:on|in|inside|onto|into)\b"
+                 r"(?=\s*$|\s*[,;:.]|\s+(?:it|there|(?:the|that|this|a|its)\s+(?:box|machine|host|server|workstation|node|system)\b))")
+
 # Prose vocabulary, checked in order: the first that matches a clause wins for its field. The values are
 # the catalog's (ACTIVITIES, COMPROMISE_LEVELS) or SOME.
 _PROSE_COMPROMISE = (
@@ -140,8 +146,7 @@ _PROSE_COMPROMISE = (
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
                 # (r59l) the attacker said "they", on a host or a box: "once they are on the box", "they're in User4"
                 # (read as no state, the order stood as a bare trigger on the host whatever it showed)
-                r"\bthey(?:\s+(?:are|were|get|got)|['\u2019]re)\s+(?:still\s+|already\s+|now\s+)?(?:on|in|inside|onto|into)\b"
-                r"(?=\s*$|\s*[,;:.]|\s+(?:it|there|(?:the|that|this|a|its)\s+(?:box|machine|host|server|workstation|node|system)\b))|"
+                + ATTACKER_THEY + r"|"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold|footholds))\b|"
                 # (not what reconnaissance reaches: a scan there, `_PROSE_ACTIVITY`)
                 r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?:\breach(?:es|ed)?\b|"
