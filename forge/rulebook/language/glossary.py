@@ -110,7 +110,6 @@ def defines_word(sentence: str) -> bool:
         and not hosts_in(meant) and not classes_in(meant)
 
 
-
 # (r59h) A name the note gives, in a sentence of its own, to hosts it lists: "I'll refer to User1 and User3 as the pair",
 # "call Op_Host0, Op_Host1 and Op_Host2 the farm" (a heading before it, "My shorthand:", goes with it, and so does an aside
 # in brackets after the name, "(User2 stays out of it)"); or in a relative clause, "Enterprise1 and Enterprise2, which we
