@@ -2297,6 +2297,7 @@ def _kept_case_reached(words: Wording, predicate, action: Optional[dict], unexpr
                     "keep the order to its own case")
     return None
 
+
 # (r58l) A condition said of the very hosts the order is on: with no subject of its own ("Restore every enterprise box once
 # rooted", "..., once it sits at root", "when exploited"), or a relative clause on the class ("all user hosts that show an
 # exploit"). The order is then distributive: each host on its own state. (Not "should one be rooted while the second stays

@@ -37,8 +37,6 @@ NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|
 # `_forbidding` and `forbids_verb` pass over it; read as one, "no harm in a Remove on User1" was a "never" of that Remove)
 HARM_DENIED = (r"(?:\b(?:would|could|can|will|does|do|did|should|might|shall)\s*(?:not|n['\u2019]?t|n)|\bwon['\u2019]?t|"
                r"\bcan['\u2019]?t|\bcannot|\bnever)\s+(?:really\s+)?hurts?\b|\bno\s+harm\s+(?:in|to|done\s+by)\b")
-
-
 _HARM_DENIED = re.compile(HARM_DENIED, re.IGNORECASE)
 
 
