@@ -336,6 +336,11 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
                     f"but the action orders {verb} {target}: aim it at the host the text orders it for")
+        if isinstance(target, str) and target in _classes_put_aside(words):
+            # (r60p) the class a preference is contrasted with ("decoy the op box in place of any user machine"):
+            # an order aimed at it is the move the text puts aside
+            return (f"target: the text contrasts its order with the {target} hosts (\"rather than any ...\"), but the "
+                    f"action orders {verb} {target}: aim it at the host the text orders it for")
     if mode == "never":
         verb, target = banned[0]
         if not forbidden and (any(same_verb(o, verb) for o in ordered)
