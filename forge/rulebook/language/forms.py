@@ -1469,8 +1469,12 @@ _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?
 
 # (r55l) The words of a fault a question asks the move of: "is a Restore ever a mistake", "would a Remove be wrong there",
 # "is an Analyse a waste of a turn", "is a Restore overkill".
+# (r60l) And the harm asked of the move, "would it hurt to Restore User2?", "is there any harm in a Remove?", "could a
+# Decoy backfire?": its "yes" says the move does harm (turned down), its "no" that it does none (read as an assent to
+# the move, "would it hurt ...? Yes." was stored as the order of the move it turns down).
 _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call|choice)|waste(?:ful|d)?|pointless|useless|"
-                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic))\b", re.IGNORECASE)
+                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic)|"
+                          r"hurts?|harm|risky|dangerous|backfire|do\s+(?:any\s+)?damage)\b", re.IGNORECASE)
 
 
 # (r55d) What makes a question more than the fault of a move (`moves_answered`): a merit asked beside it, another side
