@@ -617,6 +617,16 @@ _UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not
                         # read past, the move doubted was ordered
                         r"\b(?:i|we)\s+(?:really\s+|honestly\s+|rather\s+|kind\s+of\s+)?doubt(?:\s+(?:if|whether|that))?\b|"
                         r"\bdoubtful\s+(?:if|whether|that)\b", re.IGNORECASE)
+# (r60l) A move put forward with a hedge the writer then withdraws: "maybe Restore Enterprise1, I am not sure", "perhaps
+# a Remove of User0 - no idea really", "Not sure, but perhaps decoy Op_Host2." The writer owns no order (read past the
+# doubt, "maybe" was dropped and a "do" passed for the text); a doubt that goes on to what it is about, "I'm not sure
+# the Remove held", is about something else, and left to the other readers.
+_BARE_DOUBT = (r"(?:(?:but|though|although|tbh|honestly)\s+)?(?:(?:i\s+am|i['\u2019]m|im|we\s+are|we['\u2019]re)\s+)?"
+               r"(?:not\s+(?:really\s+|entirely\s+|totally\s+|at\s+all\s+|100%?\s+)?(?:sure|certain|convinced)|unsure|no\s+idea|"
+               r"(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+know|dunno)(?:\s+(?:though|tbh|honestly|really|about\s+(?:it|that|this)))?")
+_HEDGE_WITHDRAWN = re.compile(r"\b(?:maybe|perhaps|possibly)\b(?P<hedged>[^.;:!?\n]*?)\s*(?:[,;:.!?\u2013\u2014]|\s-)\s*" + _BARE_DOUBT
+                              + r"\s*(?:[.!?\n]|$)|(?:^|(?<=[.;!?\n])\s*)" + _BARE_DOUBT + r"\s*[,;:.\u2013\u2014-]\s*(?:but\s+)?"
+                              r"(?:maybe|perhaps|possibly)\b(?P<after>[^.;:!?\n]*)", re.IGNORECASE)
 # A question about the story, what a move did or would have done, and no doubt about making it: "would have held", "had
 # worked", "did any good", "was worth it".
 _TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
@@ -826,6 +836,10 @@ def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optiona
     holds no trace of it. The question runs to the end of its clause ("not sure this generalises, but restore it"
     orders the Restore)."""
     for verb, _ in done:
+        for hedged in _HEDGE_WITHDRAWN.finditer(words.text):
+            if any(same_verb(named, verb) for named in verbs_in(hedged["hedged"] or hedged["after"] or "")):
+                return (f"polarity: the move {verb} is put forward with a hedge the writer withdraws "
+                        f"({hedged.group(0)[:70]!r}): no order; keep the rule semantic")
         for undecided in _UNDECIDED.finditer(words.text):
             question = _CLAUSE_END.split(words.text[undecided.end():], maxsplit=1)[0]
             if _TOLD_OF_BEFORE.search(question):
