@@ -1102,6 +1102,27 @@ def respectively_said(flat: str) -> str:
     return _RESPECTIVELY.sub(cases, flat or "")
 
 
+# (r60l) A host named back as "the latter" / "the former" ("User1 and Enterprise0 were scanned; Analyse the latter"): the
+# second or the first of the two hosts the text named before it (left as it stood, the order named no host, and a
+# compiled target on the other host of the two passed for the text). Only where exactly two hosts and no class are named
+# before it; not "the former runbook", "in the latter case": another noun than a host's.
+_LATTER_FORMER = re.compile(r"\bthe\s+(?P<which>latter|former)(?:\s+(?:one|host|box|machine|server))?\b"
+                            r"(?!\s+(?:[\w-]+\s+)?(?:runbooks?|rules?|notes?|advice|cards?|playbooks?|polic(?:y|ies)|versions?|plans?|"
+                            r"approach|practice|habits?|lessons?|guidance|setup|team|lead|shift|crew|analysts?|owners?|cases?|"
+                            r"conditions?|situations?|options?|moves?|steps?|turns?|half|parts?|states?|levels?)\b)", re.IGNORECASE)
+
+
+def latter_former_said(flat: str) -> str:
+    """(r60l) `flat` with "the latter" / "the former" said as the host it names back (`_LATTER_FORMER`)."""
+    def named(m: re.Match) -> str:
+        before = m.string[:m.start()]
+        hosts = hosts_in(before)
+        if len(hosts) != 2 or classes_in(before):
+            return m.group(0)
+        return hosts[1] if m["which"].lower() == "latter" else hosts[0]
+    return _LATTER_FORMER.sub(named, flat or "")
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
