@@ -498,6 +498,14 @@ def _rather_than_end(before: str, clause: str, end: int) -> int:
     return found.start() if found else end
 
 
+# (r60l) Advice said by denying its harm (HARM_DENIED) with the move it urges after "to" / "in": "it wouldn't hurt to
+# drop a decoy there", "there's no harm in a Remove". Not a harm denied of something else, "if a Remove wouldn't hurt
+# the score".
+_HARM_DENIED_ADVICE = re.compile(r"(?:\b(?:it|that|this|there\s+is|there['\u2019]s)\s+)?(?:" + HARM_DENIED + r")"
+                                 r"(?:\s+(?:at\s+all|much|anyone|anything|us|you))?\s*(?:(?<=\bin)|(?<=\bto)|\s+(?:to|in)\b)",
+                                 re.IGNORECASE)
+
+
 def clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -539,6 +547,10 @@ def clause_end(text: str, start: int) -> int:
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end]) \
         or re.search(INVERTED_AUXILIARY, rest[:end], re.IGNORECASE)
     end = main.start() if main else end
+    # (r60l) advice said by denying its harm, "while a box is being probed it wouldn't hurt to decoy it": the main clause
+    # (kept in the condition, the urged move was no order, and a "never" of it passed for the text)
+    advice = _HARM_DENIED_ADVICE.search(rest[:end])
+    end = advice.start() if advice and STATE_WORDS.search(rest[:advice.start()]) else end
     # "when Enterprise1 shows Unknown I analyse Enterprise1": the teacher's present move opens the main clause
     move = _first_person_move(rest[:end])
     end = move if move is not None else end

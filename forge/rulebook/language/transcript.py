@@ -48,7 +48,9 @@ _NOT_A_SPEAKER = re.compile(r"^(?:when|whenever|if|then|do|does|action|actions|r
                             r"result|step|steps|evidence|proposal|suggestion|draft|idea|agreed|rejected|parked|decided|todo|"
                             r"warning|caveat|scope|exception|exceptions|else|otherwise|never|always|also|today|now|later|"
                             r"first|second|third|finally|summary|tldr|update|prio|priority|who|what|where|how|trigger|move|"
-                            r"order|orders|policy|default|override|reply|response|comment|comments|me|you|us|them|ok|yes|no)$",
+                            r"order|orders|policy|default|override|reply|response|comment|comments|me|you|us|them|ok|yes|no|"
+                            r"users?|usr|enterprises?|ent|ops?|operational|servers?|boxes|machines|network|subnet|defender|"
+                            r"red|blue|attacker|team|all|everyone|everybody|others?)$",
                             re.IGNORECASE)
 
 
