@@ -58,8 +58,9 @@ def test_a_ban_drawn_as_a_consequence_is_the_order():
         assert text_problem(text, {"host": host}, _never(verb, host)) is None, text
     scanned = "Op_Server0 is only scanned, so it gets no Restore."
     assert text_problem(scanned, {"host": "Op_Server0"}, _never("Restore", "Op_Server0")) is not None
-    assert text_problem(scanned, {"host": "Op_Server0", "activity": "Scan", "compromise": "No"},
-                        _never("Restore", "Op_Server0")) is None
+    only_scanned = {"host": "Op_Server0", "compromise": "No"}
+    only_scanned["activity"] = "Scan"
+    assert text_problem(scanned, only_scanned, _never("Restore", "Op_Server0")) is None
     # (guards: an order drawn so stays an order; what was done before is no ban)
     assert text_problem("User2 is our canary, so Restore it anyway.", {"host": "User2"}, _do("Restore", "User2")) is None
     assert text_problem("Op_Host1 got no Restore last time, so give it one now.", {"host": "Op_Host1"},
