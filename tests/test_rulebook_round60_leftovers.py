@@ -136,3 +136,17 @@ def test_harm_denied_after_a_condition_is_the_order():
         target = "$matched" if verb == "DecoyApache" else "Op_Host1"
         assert text_problem(text, when, _never(verb, target)) is not None, text
         assert text_problem(text, when, _do(verb, target)) is None, text
+
+
+def test_too_early_bans_only_ahead_of_the_event():
+    """forbidding.IN_ADVANCE: "too early", "too soon", "before its time" ban a move only until its event shows."""
+    for text, host, state, verb in (("Don't Remove User2 too early; wait for the exploit.", "User2", {"activity": "Exploit"}, "Remove"),
+                                    ("Never Restore Enterprise1 too soon: let the exploit land first.", "Enterprise1",
+                                     {"activity": "Exploit"}, "Restore"),
+                                    ("Don't Analyse Op_Host2 before its time.", "Op_Host2", {"compromise": "Privileged"}, "Analyse")):
+        assert text_problem(text, {"host": host, **state}, _never(verb, host)) is not None, text
+    # (guards: a ban in a state, and a reason that speaks of time after the ban, stay as they were)
+    assert text_problem("Never Remove User2 when it is exploited.", {"host": "User2", "activity": "Exploit"},
+                        _never("Remove", "User2")) is None
+    assert text_problem("Never Restore User1 once it is rooted, the reimage finishes too early to matter.",
+                        {"host": "User1", "compromise": "Privileged"}, _never("Restore", "User1")) is None

@@ -1388,7 +1388,10 @@ _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other
 # (r59l) A move made before its time, "never Restore Op_Host1 ahead of time", "don't Remove it in advance", "prematurely":
 # banned only until the event it waits on (a plain "never" is wider in time, and a "never" once the event shows is the
 # opposite of the words).
+# (r60l) and "too early", "too soon", "so soon", "before its time": the same ban ahead of the event (read as a time limit
+# alone, "don't Remove User2 too early; wait for the exploit" was stored as a "never" once the exploit shows)
 IN_ADVANCE = (r"ahead\s+of\s+(?:time|schedule|need)|in\s+advance|beforehand|prematurely|pre-?emptively|"
+              r"(?:too|so)\s+(?:early|soon)|before\s+(?:its|their)\s+time|"
               r"before\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)")
 _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
                r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
@@ -1403,7 +1406,7 @@ _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}
 # (r59d: not "before it is needed", the ban's own limit in time, `IN_ADVANCE`: cut there, the limit went unread and
 # "don't Restore Enterprise1 before it is needed" was kept as a plain "never", wider in time than its words)
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|"
-                             r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)|"
+                             r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)(?!\s+(?:its|their)\s+time\b)|"
                              r"after|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
 
 
