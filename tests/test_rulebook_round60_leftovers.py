@@ -150,3 +150,17 @@ def test_too_early_bans_only_ahead_of_the_event():
                         _never("Remove", "User2")) is None
     assert text_problem("Never Restore User1 once it is rooted, the reimage finishes too early to matter.",
                         {"host": "User1", "compromise": "Privileged"}, _never("Restore", "User1")) is None
+
+
+def test_the_box_is_the_one_host_the_note_names():
+    """forms.the_box_named_said: "the box" / "the machine" said bare is the one host the note names, not any host."""
+    from forge.rulebook.language.forms import the_box_named_said
+
+    for text, host, verb in (("Once the attacker is on the box, Restore User2.", "User2", "Restore"),
+                             ("Remove User3 as soon as red sits on the machine.", "User3", "Remove")):
+        assert text_problem(text, {"compromise": "any"}, _do(verb, host)) is not None, text
+        assert text_problem(text, {"host": host, "compromise": "any"}, _do(verb, host)) is None, text
+    # (guards: hosts in general, a host set against the box, "the server", and the host at hand stay as written)
+    for text in ("Once the attacker is on a box, Restore it.", "When the host is rooted, Restore it, but never touch User2.",
+                 "Never Restore the server, only Remove User1.", "Rate the host you analyse high once User2 is rooted."):
+        assert the_box_named_said(text) == text, text

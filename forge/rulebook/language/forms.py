@@ -1123,6 +1123,32 @@ def latter_former_said(flat: str) -> str:
     return _LATTER_FORMER.sub(named, flat or "")
 
 
+# (r60l) "the box", "the host", "the machine" said bare where the note names one host and speaks of no other: that host
+# ("Once the attacker is on the box, Restore User2": read as any box, the rule held wherever any host was compromised).
+# Not where the note speaks of hosts in general besides ("a box", "any host", "each machine", a class, "other"), nor a
+# noun said with what tells it apart ("the box being probed", "the host that ...", "the box next to it"), nor "the server"
+# (which server the note means is left to the other readers).
+_THE_BOX = re.compile(r"\bthe\s+(?:box|host|machine)\b(?!['\u2019]s\b)"
+                      r"(?!\s+(?:that|which|who|where|being|with|without|showing|under|next|beside|behind|in\s+front|near|you|we|i|they|itself|"
+                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from)\b)", re.IGNORECASE)
+_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|some|each|every|another|other|all|no|whichever|one)\s+(?:[\w-]+\s+)?"
+                               r"(?:box(?:es)?|hosts?|machines?|servers?|workstations?|nodes?)\b|\b(?:box(?:es)|hosts|machines|servers)\b|"
+                               r"\bother\b", re.IGNORECASE)
+
+
+_SET_AGAINST = re.compile(r"\b(?:no|not|never|none|nothing|but|except|save|besides|apart|only|unless|rather|instead|than|"
+                          r"alone|spare|leave|skip|avoid)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+def the_box_named_said(flat: str) -> str:
+    """(r60l) `flat` with "the box" said as the one host the note names (`_THE_BOX`)."""
+    hosts = hosts_in(flat or "")
+    # (nor where the host may be set against the box: "..., but never touch User2", "except User2", "only User2")
+    if len(hosts) != 1 or classes_in(flat) or _HOSTS_IN_GENERAL.search(flat) or _SET_AGAINST.search(flat):
+        return flat or ""
+    return _THE_BOX.sub(hosts[0], flat)
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
