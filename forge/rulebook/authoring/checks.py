@@ -64,7 +64,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, moves_kept_for_another_case, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, PREFERENCE_BANNED, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -336,7 +336,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
                     f"but the action orders {verb} {target}: aim it at the host the text orders it for")
-        if isinstance(target, str) and target in _classes_put_aside(words):
+        if isinstance(target, str) and target in _classes_put_aside(words, kept=False):
             # (r60p) the class a preference is contrasted with ("decoy the op box in place of any user machine"):
             # an order aimed at it is the move the text puts aside
             return (f"target: the text contrasts its order with the {target} hosts (\"rather than any ...\"), but the "
@@ -424,9 +424,12 @@ _CLASS_CONTRASTED = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference
                                r"(?!(?:\s+[\w-]+)?\s*,?\s*(?:is|are|was|were|gets?|got|has|have|shows?|becomes?)\b)", re.IGNORECASE)
 
 
-def _classes_put_aside(words: Wording) -> set[str]:
-    """(r59h) The classes a preference is contrasted with (`_CLASS_CONTRASTED`) in the order's words."""
-    return {cls for m in _CLASS_CONTRASTED.finditer(words.order) if not hosts_in(m["what"]) for cls in classes_in(m["what"])}
+def _classes_put_aside(words: Wording, kept: bool = True) -> set[str]:
+    """(r59h) The classes a preference is contrasted with (`_CLASS_CONTRASTED`) in the order's words. (r60l) With `kept`
+    False, not those of a preference that is itself banned ("never reimage that op box rather than a user workstation":
+    the class after "rather than" is the one the words keep, forbidding.PREFERENCE_BANNED)."""
+    return {cls for m in _CLASS_CONTRASTED.finditer(words.order) if not hosts_in(m["what"])
+            and (kept or not PREFERENCE_BANNED.search(words.order[:m.start()])) for cls in classes_in(m["what"])}
 
 
 def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:

@@ -1321,7 +1321,7 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
 # (r60l) A preference that is itself banned: "never reimage it rather than Remove it", "don't Restore User4 in place of a
 # Remove": the move banned is the one put aside, and the move after "rather than" the one the writer keeps (read as a
 # plain preference, the kept move was dispreferred, the opposite of the text). The ban and the "rather than" in one clause.
-_PREFERENCE_BANNED = re.compile(r"(?:\bnever|\b(?:do|does|should|must)\s+not|\b(?:don|doesn|shouldn|mustn)['\u2019]?t)\s+(?:ever\s+)?"
+PREFERENCE_BANNED = re.compile(r"(?:\bnever|\b(?:do|does|should|must)\s+not|\b(?:don|doesn|shouldn|mustn)['\u2019]?t)\s+(?:ever\s+)?"
                                 r"(?:" + VERB_WORD + r")[^.;:!?,]{0,60}$", re.IGNORECASE)
 
 
@@ -1338,7 +1338,7 @@ def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
             continue  # (r55e) "why not Restore User2?": proposed
         if verb is not None and _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
-        if verb is not None and _PREFERENCE_BANNED.search(instruction[:match.start()]) \
+        if verb is not None and PREFERENCE_BANNED.search(instruction[:match.start()]) \
                 and re.match(r"\s*(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over)\b", match.group(0), re.IGNORECASE):
             continue  # (r60l) "never reimage it rather than Remove it": the move after it is the one kept, not put aside
         if verb is not None:
