@@ -1137,15 +1137,20 @@ _HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|some|each|every|another|other|all
 
 
 _SET_AGAINST = re.compile(r"\b(?:no|not|never|none|nothing|but|except|save|besides|apart|only|unless|rather|instead|than|"
-                          r"alone|spare|leave|skip|avoid)\b|n['\u2019]t\b", re.IGNORECASE)
+                          r"alone|spare|leave|skip|avoid|they|them|their)\b|n['\u2019]t\b", re.IGNORECASE)
 
 
 def the_box_named_said(flat: str) -> str:
     """(r60l) `flat` with "the box" said as the one host the note names (`_THE_BOX`)."""
     hosts = hosts_in(flat or "")
-    # (nor where the host may be set against the box: "..., but never touch User2", "except User2", "only User2")
+    # (nor where the host may be set against the box: "..., but never touch User2", "except User2", "only User2"; nor
+    # beside a "they", people or hosts the box may be one of)
     if len(hosts) != 1 or classes_in(flat) or _HOSTS_IN_GENERAL.search(flat) or _SET_AGAINST.search(flat):
         return flat or ""
+    # (nor where the host is named only in another sentence, the story's: "Last night I rated Op_Host2 low ... If the
+    # host reads ...")
+    if any(_THE_BOX.search(sentence) and not hosts_in(sentence) for sentence in re.split(r"(?<=[.!?;])\s+", flat)):
+        return flat
     return _THE_BOX.sub(hosts[0], flat)
 
 
