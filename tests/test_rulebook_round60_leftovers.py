@@ -114,12 +114,15 @@ def test_a_chat_log_without_times_is_read_as_what_it_settles():
     """transcript._untimed_log, _REPLY_LEAD: a log of "name: message" lines is its settled message."""
     rooted = {"host": "Enterprise0", "compromise": "Privileged"}
     for log in ("kim: let's Remove Enterprise0 once it's rooted\nlee: a Restore is better there\n"
-                "kim: fair, Restore it once it's rooted then",
-                "[kim] Remove Enterprise0 once it's rooted\n[lee] nope, Restore it once it is rooted\n[kim] agreed"):
+                "kim: fair, Restore Enterprise0 once it's rooted then",
+                "[kim] Remove Enterprise0 once it's rooted\n[lee] nope, Restore Enterprise0 once it is rooted\n[kim] agreed"):
         rule = _settled(log)
         assert text_problem(rule, rooted, _do("Remove", "Enterprise0")) is not None, rule
         assert text_problem(rule, rooted, _do("Restore", "Enterprise0")) is None, rule
-    # (guards: lines scoped by class or labelled as a form are no conversation)
+    # (guards: a settled message whose host is an earlier message's is not read alone; lines scoped by class or labelled
+    # as a form are no conversation)
+    pronoun = "kim: Remove Enterprise0 once it's rooted\nlee: nope, Restore it once it is rooted\nkim: agreed"
+    assert _settled(pronoun) == pronoun
     scoped = "ops: Restore Op_Host0 when rooted\nusers: Remove User1 when exploited\nops: never Remove Op_Host0"
     assert _settled(scoped) == scoped
     form = "Lesson: Restore User1 when rooted\nWhy: Remove failed\nLesson: never Remove it"

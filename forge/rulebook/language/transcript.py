@@ -117,6 +117,8 @@ def settled_line(text: str) -> str:
         return text  # (r60l) a later message names a move and orders none (asked, doubted, turned down): nothing settled
     if timeless and any(_TURNED_DOWN.match(m["said"]) for m in said[said.index(ordering[-1]) + 1:]):
         return text  # (r60l) "kim: I still disagree" after it: the conversation did not settle on it
+    if timeless and not hosts_in(ordering[-1]["said"]) and hosts_in(text):
+        return text  # (r60l) "lee: nope, Restore it": its host is an earlier message's; read alone, the rule lost it
     return _edit_joined(ordering[-1], said) or _without_talk(_REPLY_LEAD.sub("", ordering[-1]["said"]))
 
 
