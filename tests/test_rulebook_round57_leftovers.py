@@ -47,7 +47,8 @@ def test_a_ban_until_another_hosts_state_bans_its_own_host_only():
         hosts = {a.host for a in _atoms(found[0]) if a.bare()}
         assert hosts == {banned}, (text, found)
     text = "Never Analyse Enterprise2 till User3 has been exploited."
-    waits = {"not": {"host": "User3", "activity": "Exploit"}}
+    # (r60l: "till" read as "until": an exploit that landed may show as the host's compromise, so both are waited on)
+    waits = {"not": {"any": [{"host": "User3", "activity": "Exploit"}, {"host": "User3", "compromise": "any"}]}}
     assert text_problem(text, waits, {"mode": "never", "verb": "Analyse", "target": "User3"}) is not None
     assert text_problem(text, waits, {"mode": "never", "verb": "Analyse", "target": "Enterprise2"}) is None
 

@@ -64,7 +64,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, moves_kept_for_another_case, order_without_conditions
-from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, PREFERENCE_BANNED, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
@@ -336,6 +336,11 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
                     f"but the action orders {verb} {target}: aim it at the host the text orders it for")
+        if isinstance(target, str) and target in _classes_put_aside(words, kept=False):
+            # (r60p) the class a preference is contrasted with ("decoy the op box in place of any user machine"):
+            # an order aimed at it is the move the text puts aside
+            return (f"target: the text contrasts its order with the {target} hosts (\"rather than any ...\"), but the "
+                    f"action orders {verb} {target}: aim it at the host the text orders it for")
     if mode == "never":
         verb, target = banned[0]
         if not forbidden and (any(same_verb(o, verb) for o in ordered)
@@ -419,9 +424,12 @@ _CLASS_CONTRASTED = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference
                                r"(?!(?:\s+[\w-]+)?\s*,?\s*(?:is|are|was|were|gets?|got|has|have|shows?|becomes?)\b)", re.IGNORECASE)
 
 
-def _classes_put_aside(words: Wording) -> set[str]:
-    """(r59h) The classes a preference is contrasted with (`_CLASS_CONTRASTED`) in the order's words."""
-    return {cls for m in _CLASS_CONTRASTED.finditer(words.order) if not hosts_in(m["what"]) for cls in classes_in(m["what"])}
+def _classes_put_aside(words: Wording, kept: bool = True) -> set[str]:
+    """(r59h) The classes a preference is contrasted with (`_CLASS_CONTRASTED`) in the order's words. (r60l) With `kept`
+    False, not those of a preference that is itself banned ("never reimage that op box rather than a user workstation":
+    the class after "rather than" is the one the words keep, forbidding.PREFERENCE_BANNED)."""
+    return {cls for m in _CLASS_CONTRASTED.finditer(words.order) if not hosts_in(m["what"])
+            and (kept or not PREFERENCE_BANNED.search(words.order[:m.start()])) for cls in classes_in(m["what"])}
 
 
 def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:
@@ -612,6 +620,16 @@ _UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not
                         # read past, the move doubted was ordered
                         r"\b(?:i|we)\s+(?:really\s+|honestly\s+|rather\s+|kind\s+of\s+)?doubt(?:\s+(?:if|whether|that))?\b|"
                         r"\bdoubtful\s+(?:if|whether|that)\b", re.IGNORECASE)
+# (r60l) A move put forward with a hedge the writer then withdraws: "maybe Restore Enterprise1, I am not sure", "perhaps
+# a Remove of User0 - no idea really", "Not sure, but perhaps decoy Op_Host2." The writer owns no order (read past the
+# doubt, "maybe" was dropped and a "do" passed for the text); a doubt that goes on to what it is about, "I'm not sure
+# the Remove held", is about something else, and left to the other readers.
+_BARE_DOUBT = (r"(?:(?:but|though|although|tbh|honestly)\s+)?(?:(?:i\s+am|i['\u2019]m|im|we\s+are|we['\u2019]re)\s+)?"
+               r"(?:not\s+(?:really\s+|entirely\s+|totally\s+|at\s+all\s+|100%?\s+)?(?:sure|certain|convinced)|unsure|no\s+idea|"
+               r"(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+know|dunno)(?:\s+(?:though|tbh|honestly|really|about\s+(?:it|that|this)))?")
+_HEDGE_WITHDRAWN = re.compile(r"\b(?:maybe|perhaps|possibly)\b(?P<hedged>[^.;:!?\n]*?)\s*(?:[,;:.!?\u2013\u2014]|\s-)\s*" + _BARE_DOUBT
+                              + r"\s*(?:[.!?\n]|$)|(?:^|(?<=[.;!?\n])\s*)" + _BARE_DOUBT + r"\s*[,;:.\u2013\u2014-]\s*(?:but\s+)?"
+                              r"(?:maybe|perhaps|possibly)\b(?P<after>[^.;:!?\n]*)", re.IGNORECASE)
 # A question about the story, what a move did or would have done, and no doubt about making it: "would have held", "had
 # worked", "did any good", "was worth it".
 _TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
@@ -821,6 +839,10 @@ def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optiona
     holds no trace of it. The question runs to the end of its clause ("not sure this generalises, but restore it"
     orders the Restore)."""
     for verb, _ in done:
+        for hedged in _HEDGE_WITHDRAWN.finditer(words.text):
+            if any(same_verb(named, verb) for named in verbs_in(hedged["hedged"] or hedged["after"] or "")):
+                return (f"polarity: the move {verb} is put forward with a hedge the writer withdraws "
+                        f"({hedged.group(0)[:70]!r}): no order; keep the rule semantic")
         for undecided in _UNDECIDED.finditer(words.text):
             question = _CLAUSE_END.split(words.text[undecided.end():], maxsplit=1)[0]
             if _TOLD_OF_BEFORE.search(question):

@@ -1318,6 +1318,13 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
     return found
 
 
+# (r60l) A preference that is itself banned: "never reimage it rather than Remove it", "don't Restore User4 in place of a
+# Remove": the move banned is the one put aside, and the move after "rather than" the one the writer keeps (read as a
+# plain preference, the kept move was dispreferred, the opposite of the text). The ban and the "rather than" in one clause.
+PREFERENCE_BANNED = re.compile(r"(?:\bnever|\b(?:do|does|should|must)\s+not|\b(?:don|doesn|shouldn|mustn)['\u2019]?t)\s+(?:ever\s+)?"
+                                r"(?:" + VERB_WORD + r")[^.;:!?,]{0,60}$", re.IGNORECASE)
+
+
 def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
     """The moves the text puts after another or turns down in favour of one ("rather than", "before any Remove", "as a
     last resort", "worse than", "beats"), and with "instead" the moves `found` forbids."""
@@ -1331,6 +1338,9 @@ def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
             continue  # (r55e) "why not Restore User2?": proposed
         if verb is not None and _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
+        if verb is not None and PREFERENCE_BANNED.search(instruction[:match.start()]) \
+                and re.match(r"\s*(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over)\b", match.group(0), re.IGNORECASE):
+            continue  # (r60l) "never reimage it rather than Remove it": the move after it is the one kept, not put aside
         if verb is not None:
             dispreferred.append(canonical_verb(verb, instruction[verb.end():]))
     for match in _PUT_SECOND.finditer(instruction):  # "Analyse it first, before any Remove": the Remove waits
@@ -1378,7 +1388,10 @@ _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other
 # (r59l) A move made before its time, "never Restore Op_Host1 ahead of time", "don't Remove it in advance", "prematurely":
 # banned only until the event it waits on (a plain "never" is wider in time, and a "never" once the event shows is the
 # opposite of the words).
+# (r60l) and "too early", "too soon", "so soon", "before its time": the same ban ahead of the event (read as a time limit
+# alone, "don't Remove User2 too early; wait for the exploit" was stored as a "never" once the exploit shows)
 IN_ADVANCE = (r"ahead\s+of\s+(?:time|schedule|need)|in\s+advance|beforehand|prematurely|pre-?emptively|"
+              r"(?:too|so)\s+(?:early|soon)|before\s+(?:its|their)\s+time|"
               r"before\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)")
 _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
                r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
@@ -1393,7 +1406,7 @@ _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}
 # (r59d: not "before it is needed", the ban's own limit in time, `IN_ADVANCE`: cut there, the limit went unread and
 # "don't Restore Enterprise1 before it is needed" was kept as a plain "never", wider in time than its words)
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|"
-                             r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)|"
+                             r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)(?!\s+(?:its|their)\s+time\b)|"
                              r"after|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
 
 

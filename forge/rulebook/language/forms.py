@@ -1102,6 +1102,58 @@ def respectively_said(flat: str) -> str:
     return _RESPECTIVELY.sub(cases, flat or "")
 
 
+# (r60l) A host named back as "the latter" / "the former" ("User1 and Enterprise0 were scanned; Analyse the latter"): the
+# second or the first of the two hosts the text named before it (left as it stood, the order named no host, and a
+# compiled target on the other host of the two passed for the text). Only where exactly two hosts and no class are named
+# before it; not "the former runbook", "in the latter case": another noun than a host's.
+_LATTER_FORMER = re.compile(r"\bthe\s+(?P<which>latter|former)(?:\s+(?:one|host|box|machine|server))?\b"
+                            r"(?!\s+(?:[\w-]+\s+)?(?:runbooks?|rules?|notes?|advice|cards?|playbooks?|polic(?:y|ies)|versions?|plans?|"
+                            r"approach|practice|habits?|lessons?|guidance|setup|team|lead|shift|crew|analysts?|owners?|cases?|"
+                            r"conditions?|situations?|options?|moves?|steps?|turns?|half|parts?|states?|levels?)\b)", re.IGNORECASE)
+
+
+def latter_former_said(flat: str) -> str:
+    """(r60l) `flat` with "the latter" / "the former" said as the host it names back (`_LATTER_FORMER`)."""
+    def named(m: re.Match) -> str:
+        before = m.string[:m.start()]
+        hosts = hosts_in(before)
+        if len(hosts) != 2 or classes_in(before):
+            return m.group(0)
+        return hosts[1] if m["which"].lower() == "latter" else hosts[0]
+    return _LATTER_FORMER.sub(named, flat or "")
+
+
+# (r60l) "the box", "the host", "the machine" said bare where the note names one host and speaks of no other: that host
+# ("Once the attacker is on the box, Restore User2": read as any box, the rule held wherever any host was compromised).
+# Not where the note speaks of hosts in general besides ("a box", "any host", "each machine", a class, "other"), nor a
+# noun said with what tells it apart ("the box being probed", "the host that ...", "the box next to it"), nor "the server"
+# (which server the note means is left to the other readers).
+_THE_BOX = re.compile(r"\bthe\s+(?:box|host|machine)\b(?!['\u2019]s\b)"
+                      r"(?!\s+(?:that|which|who|where|being|with|without|showing|under|next|beside|behind|in\s+front|near|you|we|i|they|itself|"
+                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from)\b)", re.IGNORECASE)
+_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|some|each|every|another|other|all|no|whichever|one)\s+(?:[\w-]+\s+)?"
+                               r"(?:box(?:es)?|hosts?|machines?|servers?|workstations?|nodes?)\b|\b(?:box(?:es)|hosts|machines|servers)\b|"
+                               r"\bother\b", re.IGNORECASE)
+
+
+_SET_AGAINST = re.compile(r"\b(?:no|not|never|none|nothing|but|except|save|besides|apart|only|unless|rather|instead|than|"
+                          r"alone|spare|leave|skip|avoid|they|them|their)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+def the_box_named_said(flat: str) -> str:
+    """(r60l) `flat` with "the box" said as the one host the note names (`_THE_BOX`)."""
+    hosts = hosts_in(flat or "")
+    # (nor where the host may be set against the box: "..., but never touch User2", "except User2", "only User2"; nor
+    # beside a "they", people or hosts the box may be one of)
+    if len(hosts) != 1 or classes_in(flat) or _HOSTS_IN_GENERAL.search(flat) or _SET_AGAINST.search(flat):
+        return flat or ""
+    # (nor where the host is named only in another sentence, the story's: "Last night I rated Op_Host2 low ... If the
+    # host reads ...")
+    if any(_THE_BOX.search(sentence) and not hosts_in(sentence) for sentence in re.split(r"(?<=[.!?;])\s+", flat)):
+        return flat
+    return _THE_BOX.sub(hosts[0], flat)
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
@@ -1469,8 +1521,12 @@ _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?
 
 # (r55l) The words of a fault a question asks the move of: "is a Restore ever a mistake", "would a Remove be wrong there",
 # "is an Analyse a waste of a turn", "is a Restore overkill".
+# (r60l) And the harm asked of the move, "would it hurt to Restore User2?", "is there any harm in a Remove?", "could a
+# Decoy backfire?": its "yes" says the move does harm (turned down), its "no" that it does none (read as an assent to
+# the move, "would it hurt ...? Yes." was stored as the order of the move it turns down).
 _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call|choice)|waste(?:ful|d)?|pointless|useless|"
-                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic))\b", re.IGNORECASE)
+                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic)|"
+                          r"hurts?|harm|risky|dangerous|backfire|do\s+(?:any\s+)?damage)\b", re.IGNORECASE)
 
 
 # (r55d) What makes a question more than the fault of a move (`moves_answered`): a merit asked beside it, another side

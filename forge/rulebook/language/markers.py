@@ -47,8 +47,14 @@ GOAL_OR_CONCESSION = re.compile(GOAL_AVERTED.pattern + r"|(?:^|(?<=[.;:!?]\s)|(?
                                 re.IGNORECASE)
 
 
+# (r60l) "until" as notes shorten it, "till" / "til" ("don't Restore User2 till it is rooted"): unread as "until", the
+# clause after it was read as the rule's condition, a ban WHEN rooted where the text bans it until then (the opposite in
+# time). Not the noun, "the till", "a till".
+TILL = r"(?<!\bthe\s)(?<!\ba\s)(?:till|til)(?=\s+(?!\s*[.;,!?]))"
+
+
 # What negates or restricts a condition (the issue's list, and the words of absence).
-_NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|except|neither|nor|no\s+longer|"
+_NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|" + TILL + r"|except|neither|nor|no\s+longer|"
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
 
@@ -65,7 +71,7 @@ BARE_STATE = (r"(?:(?:still|now|currently)\s+)?(?:owned|rooted|pwned|popped|hack
 
 
 # (r53b) Not right after a word of condition, "when / if / once (there is) ...": what follows is the condition, whatever it says.
-_NOT_AS_CONDITION = "".join(rf"(?<!\b{word}\s{then})" for word in ("when", "whenever", "if", "once", "while", "unless", "until")
+_NOT_AS_CONDITION = "".join(rf"(?<!\b{word}\s{then})" for word in ("when", "whenever", "if", "once", "while", "unless", "until", "till")
                             for then in ("", r"there\sis\s", r"there's\s", r"there\u2019s\s", r"we\shave\s", r"you\shave\s"))
 
 
@@ -165,7 +171,7 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"user\b(?![\s_-]*(?:\d|hosts?\b|box\w*|machines?\b|subnet\b|one\b|level\b|[- ]compromised\b))|"
                                 # "until the box no longer shows root", "until the host stops showing a scan": "until not X" is
                                 # "while X", no absence (r31m)
-                                r"\buntil\s+(?:it|they|the\s+(?:host|box|machine|server)|[\w]+\d|defender)\s+"
+                                r"\b(?:until|" + TILL + r")\s+(?:it|they|the\s+(?:host|box|machine|server)|[\w]+\d|defender)\s+"
                                 r"(?:no\s+longer|stops?\s+(?=reading|showing))\b|"
                                 # "newly owned (clean at the previous step)": the gloss of "newly" (NEWLY_GLOSS)
                                 r"(?<=\bnewly\s)[\w-]+" + NEWLY_GLOSS, re.IGNORECASE)
@@ -233,7 +239,7 @@ CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:po
                      # (r46m: not "during that step", the step the order is for, said again)
                      # (r46m: nor "as long as it remains so", the condition before it said again)
                      r"as\s+soon\s+as|(?:as|so)\s+long\s+as(?!\s+(?:it|they|that|this)\s+(?:stays?|remains?)(?:\s+(?:that\s+way|so|"
-                     r"like\s+that|the\s+same|as\s+(?:it|they)\s+(?:is|are)))?\s*(?:[.;,!]|$))|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
+                     r"like\s+that|the\s+same|as\s+(?:it|they)\s+(?:is|are)))?\s*(?:[.;,!]|$))|unless|until|" + TILL + r"|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
@@ -492,6 +498,14 @@ def _rather_than_end(before: str, clause: str, end: int) -> int:
     return found.start() if found else end
 
 
+# (r60l) Advice said by denying its harm (HARM_DENIED) with the move it urges after "to" / "in": "it wouldn't hurt to
+# drop a decoy there", "there's no harm in a Remove". Not a harm denied of something else, "if a Remove wouldn't hurt
+# the score".
+_HARM_DENIED_ADVICE = re.compile(r"(?:\b(?:it|that|this|there\s+is|there['\u2019]s)\s+)?(?:" + HARM_DENIED + r")"
+                                 r"(?:\s+(?:at\s+all|much|anyone|anything|us|you))?\s*(?:(?<=\bin)|(?<=\bto)|\s+(?:to|in)\b)",
+                                 re.IGNORECASE)
+
+
 def clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -533,6 +547,10 @@ def clause_end(text: str, start: int) -> int:
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end]) \
         or re.search(INVERTED_AUXILIARY, rest[:end], re.IGNORECASE)
     end = main.start() if main else end
+    # (r60l) advice said by denying its harm, "while a box is being probed it wouldn't hurt to decoy it": the main clause
+    # (kept in the condition, the urged move was no order, and a "never" of it passed for the text)
+    advice = _HARM_DENIED_ADVICE.search(rest[:end])
+    end = advice.start() if advice and STATE_WORDS.search(rest[:advice.start()]) else end
     # "when Enterprise1 shows Unknown I analyse Enterprise1": the teacher's present move opens the main clause
     move = _first_person_move(rest[:end])
     end = move if move is not None else end

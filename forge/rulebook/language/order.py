@@ -253,9 +253,23 @@ def so_order(part: str) -> str:
         # scope and the teacher's resolve after it are the order (dropped with the reason, the scope's state was lost and
         # the reason's words were read as the rule's condition)
         return f"{resolved['scope']}, {_RESOLVED_MODAL.sub('', found['order'][resolved.end():], count=1)}"
+    if found and _ban_drawn(found["order"]) and not gives_order(part[:found.start()]) and STATE_WORDS.search(part[:found.start()]) \
+            and not CONDITION.match(part):
+        # (r60l) a ban drawn from a state the reason states, "Op_Server0 is only scanned, so it gets no Restore": the ban
+        # holds in that state (read without it, the "never" held in every state of the host, wider than its words)
+        return f"When {part[:found.start()].strip()}, {found['order']}"
+    # (r60l) or a ban said as what follows, "User2 is our canary, so it gets no Restore", "..., so no Remove for it": the
+    # consequence the writer draws is the order (left out as a justification, the ban was lost and a "do" of the very
+    # move passed for the text)
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
-        and (IMPERATIVE_START.match(found["order"]) or MEANS.search(found["order"])) \
+        and (IMPERATIVE_START.match(found["order"]) or MEANS.search(found["order"]) or _ban_drawn(found["order"])) \
         and (not CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
+
+
+def _ban_drawn(consequence: str) -> bool:
+    """(r60l) Whether the clause after ", so" is a ban of a move (forbidding.forbids_verb) said as an order for what comes:
+    "it gets no Restore", "we never Remove it", "no Remove for it" (not "it got no Restore", what was done: no order)."""
+    return gives_order(consequence) and forbids_verb(consequence)
 
 
 # (r48b) Where a move is said to fall short, "(on User1 at root,) a Remove alone won't suffice (on User1 at root)", "a Remove of

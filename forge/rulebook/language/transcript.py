@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.names import hosts_in, verbs_in
+from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
 from forge.rulebook.language.order import gives_order
 
 # "[09:14] ann: ...", "09:14 ann: ...", "[09:14:02] <ann> ...": a time, then the speaker.
@@ -36,6 +36,36 @@ from forge.rulebook.language.order import gives_order
 _MESSAGE = re.compile(r"^\s*(?:(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
                       r"(?:<\s*(?P<angled>[\w./@-]{1,30})\s*>|(?P<named>[\w./@-]{1,30})\s*:)|"
                       r"(?P<first>[\w./@-]{1,30})\s+\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s*>)\s*(?P<said>\S.*?)\s*$")
+# (r60l) A log pasted without its times, one message a line, "kim: ...", "[kim] ...", "<kim> ...": read whole, every
+# speaker's words were one rule, and a move the conversation turned down passed for its order. Only where it is plainly
+# a conversation (`_untimed_log`): three lines or more, two speakers or more, one of whom speaks again, each a bare name
+# (no label of a rule's form, "when:", "do:", "why:", no role, "analyst:", no host, class or move).
+_UNTIMED_MESSAGE = re.compile(r"^\s*(?:\[\s*(?P<first>[A-Za-z][A-Za-z.'-]{1,20})\s*\]|<\s*(?P<angled>[A-Za-z][A-Za-z.'-]{1,20})\s*>|"
+                              r"(?P<named>[A-Za-z][A-Za-z.'-]{1,20})\s*:)\s*(?P<said>\S.*?)\s*$")
+_NOT_A_SPEAKER = re.compile(r"^(?:when|whenever|if|then|do|does|action|actions|rule|rules|note|notes|nb|ps|lesson|situation|condition|"
+                            r"case|cases|host|hosts|target|status|decision|resolution|outcome|verdict|review|analyst|planner|chooser|"
+                            r"plan|edit|update|re|fwd|subject|q|a|answer|question|why|because|reason|context|example|eg|fix|"
+                            r"result|step|steps|evidence|proposal|suggestion|draft|idea|agreed|rejected|parked|decided|todo|"
+                            r"warning|caveat|scope|exception|exceptions|else|otherwise|never|always|also|today|now|later|"
+                            r"first|second|third|finally|summary|tldr|update|prio|priority|who|what|where|how|trigger|move|"
+                            r"order|orders|policy|default|override|reply|response|comment|comments|me|you|us|them|ok|yes|no|"
+                            r"users?|usr|enterprises?|ent|ops?|operational|servers?|boxes|machines|network|subnet|defender|"
+                            r"red|blue|attacker|team|all|everyone|everybody|others?)$",
+                            re.IGNORECASE)
+
+
+def _untimed_log(lines: list[str]) -> list:
+    """(r60l) The messages of a log pasted without times (`_UNTIMED_MESSAGE`), or [] where the lines are no such log."""
+    said = [_UNTIMED_MESSAGE.match(line) for line in lines]
+    if len(lines) < 3 or not all(said):
+        return []
+    speakers = [_speaker(m) for m in said]
+    if any(_NOT_A_SPEAKER.match(who) or hosts_in(who) or verbs_in(who) or classes_in(who) for who in speakers) \
+            or len(set(speakers)) < 2 or len(set(speakers)) == len(speakers):
+        return []
+    return said
+
+
 # The talk that opens the settling message before its colon: "fine. agreed then:", "not quite. settled:"
 # (a colon between digits is a time, one before a bracket a smiley: neither opens anything).
 _LEAD_COLON = re.compile(r":(?=\s)")
@@ -75,12 +105,31 @@ def settled_line(text: str) -> str:
     more and nothing else, each line a time and a speaker."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
     said = [_MESSAGE.match(line) for line in lines]
-    if len(lines) < 2 or not all(said):
+    timeless = not all(said)
+    if timeless:
+        said = _untimed_log(lines)  # (r60l) the same log pasted without its times
+    if len(lines) < 2 or not said or not all(said):
         return text
-    ordering = [m for m in said if verbs_in(m["said"]) and gives_order(m["said"])]
+    ordering = [m for m in said if verbs_in(m["said"]) and gives_order(_REPLY_LEAD.sub("", m["said"]))]
     if not ordering:
         return text
-    return _edit_joined(ordering[-1], said) or _without_talk(ordering[-1]["said"])
+    if timeless and [m for m in said if verbs_in(m["said"])][-1] is not ordering[-1]:
+        return text  # (r60l) a later message names a move and orders none (asked, doubted, turned down): nothing settled
+    if timeless and any(_TURNED_DOWN.match(m["said"]) for m in said[said.index(ordering[-1]) + 1:]):
+        return text  # (r60l) "kim: I still disagree" after it: the conversation did not settle on it
+    if timeless and not hosts_in(ordering[-1]["said"]) and hosts_in(text):
+        return text  # (r60l) "lee: nope, Restore it": its host is an earlier message's; read alone, the rule lost it
+    return _edit_joined(ordering[-1], said) or _without_talk(_REPLY_LEAD.sub("", ordering[-1]["said"]))
+
+
+# (r60l) A reply that turns the message before it down, with no order of its own: "no", "I still disagree", "not agreed"
+_TURNED_DOWN = re.compile(r"^\W*(?:no\b(?!\s+(?:doubt|question)\b)|nope|nah|(?:i\s+)?(?:still\s+)?disagree|not\s+agreed|"
+                          r"(?:i\s+)?(?:still\s+)?(?:don['\u2019]?t|do\s+not)\s+agree|wrong|rejected|veto)", re.IGNORECASE)
+# (r60l) The verdict a message opens with on the one before it, "nope, Restore it", "fair, Restore it then", "disagree,
+# ...": the reply's, not the order's (left on, the order was read as no order, or as negated, and an earlier message
+# the reply turns down was taken for the settled one). Only closed by a comma or a stop: "no Restore on it" is a ban.
+_REPLY_LEAD = re.compile(r"^\s*(?:(?:ok(?:ay)?|fine|fair(?:\s+enough)?|agreed|yes|yeah|yep|no(?:\s+way)?|nope|nah|(?:i\s+)?disagree[ds]?|right|"
+                         r"sure|true|good\s+(?:point|call)|deal|hmm+|well)\s*[,.!;\u2013\u2014]+\s*)+", re.IGNORECASE)
 
 
 # (r53h) A message its speaker edits, "[08:03] kim: edit: Remove, not Analyse": the edit amends the speaker's own
