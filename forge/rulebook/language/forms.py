@@ -99,14 +99,23 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
 
 # (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
 # compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
-# sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
+# sentence and the condition kept the host alone (any state).
+# (r60h) So is a named host's column said unequal to a value, "Op_Server0.compromised != No" ("=/=", "\u2260", "<>", "is
+# not"): that value denied of its row, "Op_Server0 is not showing Compromised No". Left as written, the dot still ended the
+# sentence, the condition was the host alone, and a rule kept semantic spoke wherever the host was shown, clean too.
+# (Only of a named host: a variable's value denied, "box.compromised != No", is left unread, `_CODE_VARIABLE_COMPARISON`.)
 _CODE_COMPARISON = re.compile(r"\b(?P<host>[A-Za-z][\w-]*\d)\.(?P<column>compromised|compromise|activity)\s*"
-                              r"(?:==|=(?!=)|\bis\b(?!\s+not\b))\s*[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
+                              r"(?P<operator>==|!=|=/=|\u2260|<>|=(?!=)|\bis\s+not\b|\bis\b)\s*[\"']?(?P<value>[A-Za-z]+)[\"']?",
+                              re.IGNORECASE)
+
+
+_UNEQUAL = re.compile(r"!=|=/=|\u2260|<>|is\s+not", re.IGNORECASE)  # (r60h) the operators of a value denied
 
 
 def _code_comparison_said(match: re.Match) -> str:
     column = "Activity" if match["column"].lower() == "activity" else "Compromised"
-    return f"{match['host']} shows {column} {match['value'].capitalize()}"
+    shows = "is not showing" if _UNEQUAL.fullmatch(match["operator"]) else "shows"
+    return f"{match['host']} {shows} {column} {match['value'].capitalize()}"
 
 
 # (r50m) The same comparison on the host a snippet is written for, a variable rather than a name: "if box.activity ==
