@@ -2,11 +2,16 @@
 
 - a named host's column said unequal to a value in code ("Op_Host1.activity != None", "<>", "is not") is that value
   denied of its row: read as words, the dot ended the sentence and the rule held wherever the host was shown;
+- a host's state asked as a call in code ("on_exploit(User4)", "!is_owned(E2)", "is_rooted(U1) == false") is that state
+  of the host, or its denial: read as words, the call was the host alone, in any state; a move written as a call stays the
+  order's.
 """
 
 from __future__ import annotations
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.forms import written_out
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 
@@ -40,3 +45,32 @@ def test_a_column_said_equal_in_code_is_read_as_before():
     text = "when Enterprise2.activity == Exploit => Remove(Enterprise2)"
     assert _holds(text, "Enterprise2: Activity Exploit, Compromised User") is True
     assert _holds(text, "Enterprise2: Activity Scan, Compromised No") is False
+
+
+# -- a host's state asked as a call in code -------------------------------------------------------------------------
+
+
+def test_a_state_asked_as_a_call_is_that_state_of_its_host():
+    text = "Lesson in pseudo-code for next time: on_exploit(User4) => Remove(User4)."
+    assert _holds(text, "User4: Activity Exploit, Compromised User") is True
+    assert _holds(text, "User4: Activity Scan, Compromised No") is False
+    assert _holds(text, "User4: Activity None, Compromised No") is False
+
+
+def test_a_state_call_compiled_as_its_host_alone_is_refused():
+    text = "Rule of thumb as code: on_scan(Op_Host0) -> plan(DecoySSHD, Op_Host0)."
+    action = {"mode": "do", "verb": "DecoySSHD", "target": "Op_Host0"}
+    assert text_problem(text, {"host": "Op_Host0"}, action) is not None
+    assert text_problem(text, {"host": "Op_Host0", "activity": "Scan"}, action) is None
+
+
+def test_a_state_call_denied_is_the_states_denial():
+    assert written_out("!is_owned(Ent2) -> DecoyApache(Ent2)").startswith("Ent2 is not owned")
+    assert written_out("if not is_rooted(User1): Remove(User1)").startswith("if User1 is not rooted")
+    assert written_out("is_breached(User2) == false -> Monitor").startswith("User2 is not breached")
+    assert written_out("is_breached(User2) != false -> Monitor").startswith("User2 is breached")
+
+
+def test_a_move_written_as_a_call_is_left_to_the_order():
+    for text in ("Restore(User1) now.", "plan(DecoyTomcat, Enterprise1)", "on_restore(User3) => Monitor"):
+        assert written_out(text) == text

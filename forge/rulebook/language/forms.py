@@ -118,6 +118,29 @@ def _code_comparison_said(match: re.Match) -> str:
     return f"{match['host']} {shows} {column} {match['value'].capitalize()}"
 
 
+# (r60h) A host's state asked as a call in code, "on_scan(Enterprise1) => ...", "if is_compromised(User2):", "!is_rooted(U1)":
+# the event or test a handler is named for, said of the host it is given ("Enterprise1 is scanned"; after "!" or "not",
+# "is not"). Read as words, the call was the host alone: the rule held wherever the host was shown, under exploit too.
+# Only a name that asks a state (a prefix "on_", "is_", "if_", "when_", "was_", or the participle itself) and one host:
+# a move written as a call, "Restore(User1)", "plan(DecoyTomcat, E1)", is the order's and stays as it is.
+_CODE_STATE_CALL = re.compile(r"(?P<denied>!\s*|\bnot\s+)?\b(?:(?:on|is|if|when|was|got)_(?P<event>scan|exploit|compromise|"
+                              r"root|own|breach|probe|clean|quiet)(?:ned|ed|d)?|(?P<participle>scanned|exploited|compromised|"
+                              r"rooted|owned|breached|probed))\s*\(\s*(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s*\)"
+                              # (a truth value it is compared with, "is_owned(U2) == false": "== false" and "!= true" deny it)
+                              r"(?:\s*(?P<operator>==|!=|=(?!=)|\bis\s+not\b|\bis\b)\s*(?P<truth>true|false|yes|no|0|1)\b)?",
+                              re.IGNORECASE)
+
+
+_CALLED_STATE = {"scan": "scanned", "exploit": "exploited", "compromise": "compromised", "root": "rooted", "own": "owned",
+                 "breach": "breached", "probe": "probed", "clean": "clean", "quiet": "quiet"}
+
+
+def _code_state_call_said(match: re.Match) -> str:
+    state = match["participle"] or _CALLED_STATE[match["event"].lower()]
+    false = bool(match["truth"]) and (match["truth"].lower() in ("false", "no", "0")) != bool(_UNEQUAL.fullmatch(match["operator"]))
+    return f"{match['host']} is {'not ' if bool(match['denied']) != false else ''}{state.lower()}"
+
+
 # (r50m) The same comparison on the host a snippet is written for, a variable rather than a name: "if box.activity ==
 # "Exploit" and box.compromised == "User":", "usr_box.compromised == User" (a class's prefix before the noun). Said as the
 # host at hand shows it ("the host shows Activity Scan", "the usr host shows ..."); read as words, the dot after the
@@ -572,6 +595,7 @@ def _clauses_said(text: str) -> str:
     text = _NEVER_WHEN_AFTER_COMMA.sub(_never_when_after_comma_said, text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
+    text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
     return text
