@@ -5,6 +5,8 @@
 - a host's state asked as a call in code ("on_exploit(User4)", "!is_owned(E2)", "is_rooted(U1) == false") is that state
   of the host, or its denial: read as words, the call was the host alone, in any state; a move written as a call stays the
   order's.
+- the level of the attacker's hold left open, "whichever level red holds there", is a condition that the host is held
+  (at some level, for sure): read as none, a preference on the host stood in any state, clean too;
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.forms import written_out
 from forge.rulebook.language.predicate import truth
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.situation import read_situation
 
 _REFUSED = "predicate refused: bare: the compiler's reading was wider than the words"
@@ -74,3 +77,22 @@ def test_a_state_call_denied_is_the_states_denial():
 def test_a_move_written_as_a_call_is_left_to_the_order():
     for text in ("Restore(User1) now.", "plan(DecoyTomcat, Enterprise1)", "on_restore(User3) => Monitor"):
         assert written_out(text) == text
+
+
+# -- the level of the attacker's hold left open is a condition that the host is held -------------------------------
+
+
+def test_whichever_level_the_attacker_holds_is_a_condition_of_a_hold():
+    text = "From here on I want Op_Host2 restored rather than removed, whatever level the attacker has there."
+    assert _holds(text, "Op_Host2: Activity Scan, Compromised No") is False
+    assert _holds(text, "Op_Host2: Activity None, Compromised Privileged") is True
+    # (a row at Unknown does not say the attacker holds it)
+    assert _holds(text, "Op_Host2: Activity None, Compromised Unknown") is not True
+    prefer = {"mode": "prefer", "verb": "Restore", "target": "Op_Host2", "over": {"verb": "Remove", "target": "Op_Host2"}}
+    assert text_problem(text, {"host": "Op_Host2"}, prefer) is not None
+
+
+def test_whichever_level_of_another_thing_is_no_condition():
+    # a level chosen by the defender, not a hold of the attacker's
+    text = "Give Op_Host2 a Restore, whichever level of urgency the planner set."
+    assert "whichever" not in " ".join(c.text for c in read_wording(text).conditions)
