@@ -7,6 +7,8 @@
   order's.
 - the level of the attacker's hold left open, "whichever level red holds there", is a condition that the host is held
   (at some level, for sure): read as none, a preference on the host stood in any state, clean too;
+- the attacker said "they" with a verb of holding and a host ("once they hold User2") is a compromise of that host;
+  "as long as they hold" (hosts that resist) is not;
 """
 
 from __future__ import annotations
@@ -96,3 +98,18 @@ def test_whichever_level_of_another_thing_is_no_condition():
     # a level chosen by the defender, not a hold of the attacker's
     text = "Give Op_Host2 a Restore, whichever level of urgency the planner set."
     assert "whichever" not in " ".join(c.text for c in read_wording(text).conditions)
+
+
+# -- "they" with a verb of holding and a host is the attacker's hold ------------------------------------------------
+
+
+def test_they_holding_a_named_host_is_its_compromise():
+    text = "When they hold User2, the next thing red wants is Enterprise1, so plan DecoyTomcat on Enterprise1."
+    assert _holds(text, "User2: Activity Scan, Compromised No") is False
+    assert _holds(text, "User2: Activity None, Compromised User") is True
+    assert written_out("they already control U3 -> Restore U3").startswith("the attacker holds U3")
+
+
+def test_they_hold_with_no_host_after_is_left_as_it_stands():
+    for text in ("The user boxes: as long as they hold, leave them alone.", "Ask the users whether they have User1 restored."):
+        assert written_out(text) == text

@@ -52,6 +52,14 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
                             re.IGNORECASE)
 
 
+# (r60h) The attacker said "they", with a verb of holding and the host it holds: "once they hold Enterprise0", "they already
+# control U3". Said "the attacker holds", as situation.py's prose compromise reads it; read as it stood, the hold was no
+# state, and the rule stood on its host shown in any state (clean, or merely scanned). Only before a host's name: "as long
+# as they hold", of hosts that resist, is no hold of the attacker's, nor "they have User1 restored", a move had made.
+_THEY_HOLD = re.compile(r"\bthey\s+(?:(?:still|already|now)\s+)?(?:hold|held|own|owned|control|controlled)\s+(?=(?:" + HOST_NAME
+                        + r"|" + HOST_SHORT + r")\b)", re.IGNORECASE)
+
+
 _PARTICIPLE_FULL = {"rmvd": "removed", "rstrd": "restored", "rstred": "restored", "anlsd": "analysed", "anlzd": "analysed",
                     "analsd": "analysed", "analzd": "analysed"}
 
@@ -804,6 +812,7 @@ def written_out(text: str) -> str:
     # User0, hands off": the exception of the order before it, as "except User0" says it (read as a rung of its own, the
     # order's Remove of User0 was accepted)
     text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
+    text = _THEY_HOLD.sub("the attacker holds ", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
