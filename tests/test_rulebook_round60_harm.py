@@ -9,13 +9,16 @@
   (at some level, for sure): read as none, a preference on the host stood in any state, clean too;
 - the attacker said "they" with a verb of holding and a host ("once they hold User2") is a compromise of that host;
   "as long as they hold" (hosts that resist) is not;
+- the attacker moving "into" a subnet or host ("pivots into the enterprise subnet") is a compromise there, as "to" is;
+  a scan that moves into it is not.
 """
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.condition import semantic_claims, text_claims
 from forge.rulebook.language.forms import written_out
+from forge.rulebook.language.guard import confirmed
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.situation import read_situation
@@ -113,3 +116,25 @@ def test_they_holding_a_named_host_is_its_compromise():
 def test_they_hold_with_no_host_after_is_left_as_it_stands():
     for text in ("The user boxes: as long as they hold, leave them alone.", "Ask the users whether they have User1 restored."):
         assert written_out(text) == text
+
+
+# -- the attacker moving into a subnet is a compromise there -------------------------------------------------------
+
+
+def test_moving_into_a_subnet_is_a_compromise_there():
+    from forge.rulebook.language.claims import claims
+
+    found = claims("once red pivots into the enterprise subnet")
+    assert found is not None and found.host_class == "Enterprise" and found.compromise == "any"
+    # (what a reading in part says is shown is said for sure: a compiled "any compromise" of the class is not met at Unknown)
+    text = "As soon as red pivots into the enterprise subnet, plan a Remove of Enterprise1."
+    read, whole = text_claims(text)
+    assert truth(confirmed(read), read_situation("Alerts:\nEnterprise2: Activity None, Compromised Unknown")) is not True
+    assert truth(confirmed(read), read_situation("Alerts:\nEnterprise2: Activity None, Compromised User")) is True
+
+
+def test_a_scan_moving_into_a_subnet_is_no_compromise():
+    from forge.rulebook.language.claims import claims
+
+    found = claims("the scan moves into the enterprise subnet")
+    assert found is not None and found.compromise is None
