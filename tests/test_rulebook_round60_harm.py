@@ -11,6 +11,9 @@
   "as long as they hold" (hosts that resist) is not;
 - the attacker moving "into" a subnet or host ("pivots into the enterprise subnet") is a compromise there, as "to" is;
   a scan that moves into it is not.
+- a move named as a noun and turned down in the passive, "removal of User0 is never to be attempted", "a Restore of it
+  must never be tried", is a prohibition of that move: read as none, the rule had no meaning in a dispute and the
+  general rule it excepts from spoke beside it; "is never to be delayed" forbids nothing.
 """
 
 from __future__ import annotations
@@ -138,3 +141,21 @@ def test_a_scan_moving_into_a_subnet_is_no_compromise():
 
     found = claims("the scan moves into the enterprise subnet")
     assert found is not None and found.compromise is None
+
+
+# -- a move named as a noun, turned down in the passive --------------------------------------------------------------
+
+
+def test_a_nominal_move_never_to_be_attempted_is_a_prohibition():
+    for text in ("Op_Host2 runs the backups, so removal of Op_Host2 is never to be attempted, even once it is rooted.",
+                 "A Restore of Op_Host2 must never be tried, whatever the table says."):
+        words = read_wording(text)
+        assert [p.hosts for p in words.prohibitions] == [("Op_Host2",)], text
+    text = "Op_Host2 runs the backups, so removal of Op_Host2 is never to be attempted, even once it is rooted."
+    assert text_problem(text, {"host": "Op_Host2"}, {"mode": "do", "verb": "Remove", "target": "Op_Host2"}) is not None
+    assert text_problem(text, {"host": "Op_Host2"}, {"mode": "never", "verb": "Remove", "target": "Op_Host2"}) is None
+
+
+def test_a_nominal_move_never_to_be_delayed_is_no_prohibition():
+    words = read_wording("Once Op_Host2 is rooted, a Restore of it is never to be delayed.")
+    assert not words.prohibitions
