@@ -14,6 +14,9 @@
 - a move named as a noun and turned down in the passive, "removal of User0 is never to be attempted", "a Restore of it
   must never be tried", is a prohibition of that move: read as none, the rule had no meaning in a dispute and the
   general rule it excepts from spoke beside it; "is never to be delayed" forbids nothing.
+- every verb banned on a host and one verb named again on it ("Op_Host0 at root: hands off, not even a Remove") is a ban
+  of every verb there: counted as two verbs, the note had no meaning in a dispute, and a rule it outranks spoke beside
+  it; a verb named on another host keeps the two apart.
 """
 
 from __future__ import annotations
@@ -159,3 +162,23 @@ def test_a_nominal_move_never_to_be_attempted_is_a_prohibition():
 def test_a_nominal_move_never_to_be_delayed_is_no_prohibition():
     words = read_wording("Once Op_Host2 is rooted, a Restore of it is never to be delayed.")
     assert not words.prohibitions
+
+
+# -- every verb banned, one of them named again ----------------------------------------------------------------------
+
+
+def test_every_verb_banned_with_one_named_again_is_a_ban_of_every_verb():
+    from forge.rulebook.language.said import forbidden_in_words
+
+    found = forbidden_in_words("Op_Host0 at root: hands off it entirely, and not even a Remove.")
+    assert found is not None
+    when, action = found
+    assert action.mode == "never" and action.move.verb == "any"
+    assert truth(when, read_situation("Alerts:\nOp_Host0: Activity None, Compromised Privileged")) is True
+    assert truth(when, read_situation("Alerts:\nOp_Host0: Activity None, Compromised User")) is False
+
+
+def test_a_verb_named_on_another_host_is_no_part_of_the_ban():
+    from forge.rulebook.language.said import forbidden_in_words
+
+    assert forbidden_in_words("Keep away from Op_Host0; and no Analyse on User3 either.") is None
