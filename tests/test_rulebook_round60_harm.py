@@ -17,6 +17,11 @@
 - every verb banned on a host and one verb named again on it ("Op_Host0 at root: hands off, not even a Remove") is a ban
   of every verb there: counted as two verbs, the note had no meaning in a dispute, and a rule it outranks spoke beside
   it; a verb named on another host keeps the two apart.
+- a move denied to a subject said by "nothing" or "no host" ("no enterprise server receives a Remove", "nothing on the
+  op subnet gets a decoy") is a prohibition on every host of it: read as an order, a compiled "do" passed as the text;
+  a count or a repeat of the move ("a second Remove") is no ban;
+- a standing ban on a class with hosts of it excepted ("..., other than Op_Host1") applies where one of the class's
+  other hosts is shown, as the ban without the exception does: kept semantic, it was silent everywhere.
 """
 
 from __future__ import annotations
@@ -182,3 +187,32 @@ def test_a_verb_named_on_another_host_is_no_part_of_the_ban():
     from forge.rulebook.language.said import forbidden_in_words
 
     assert forbidden_in_words("Keep away from Op_Host0; and no Analyse on User3 either.") is None
+
+
+# -- a move denied to a subject said by "nothing" or "no host" -------------------------------------------------------
+
+
+def test_a_move_denied_to_no_host_is_a_prohibition():
+    text = "No enterprise server receives a Remove from the chooser."
+    words = read_wording(text)
+    assert [(p.verb, p.classes) for p in words.prohibitions] == [("Remove", ("Enterprise",))]
+    assert text_problem(text, {"class": "Enterprise"}, {"mode": "do", "verb": "Remove", "target": "$matched"}) is not None
+    text = "Nothing on the op subnet gets a DecoyApache, except Op_Server0."
+    words = read_wording(text)
+    assert [(p.verb, p.classes) for p in words.prohibitions] == [("DecoyApache", ("Operational",))]
+    assert words.excepted == ("Op_Server0",)
+
+
+def test_a_repeat_of_the_move_denied_to_no_host_is_no_ban():
+    assert written_out("No user box gets a second Remove in a game.") == "No user box gets a second Remove in a game."
+    assert not read_wording("Nothing I tried gets a Restore to stick.").prohibitions
+
+
+# -- a standing class ban with hosts of it excepted ------------------------------------------------------------------
+
+
+def test_a_class_ban_with_an_exception_applies_to_the_other_hosts():
+    text = "Nothing on the op subnet gets a DecoyApache, except Op_Server0."
+    assert _holds(text, "Op_Host1: Activity None, Compromised No") is True
+    assert _holds(text, "Op_Server0: Activity Scan, Compromised No") is not True
+    assert _holds(text, "User1: Activity Scan, Compromised No") is not True

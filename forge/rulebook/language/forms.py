@@ -421,6 +421,30 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
+# (r60h) A move denied to a subject said by "nothing" or "no host": "Nothing on the user subnet gets a Restore
+# recommendation, other than User2", "no enterprise server receives a Remove", "none of the op hosts is given a decoy". The
+# hosts are named, the move turned down on every one of them: said as the prohibitions say it, "Every host on the user
+# subnet gets no Restore ...". Read as it stood, the negation was placed on no move, the text ordered the move, and a
+# compiled order of it on the subnet's hosts passed as the text (its very opposite). Not a count or a repeat of the move
+# ("no host gets a Restore twice", "... a second Remove"): a limit, not a ban.
+_CLASS_PLACE = r"(?:user|usr|enterprise|ent|op|ops|operational)"
+_NONE_GETS = re.compile(
+    r"\b(?P<subject>nothing|no\s+(?:(?P<cls>" + _CLASS_PLACE + r")\s+)?(?P<noun>host|box|machine|server|workstation|node)|"
+    r"none\s+of\s+the\s+(?:(?P<cls2>" + _CLASS_PLACE + r")\s+)?(?P<nouns>hosts|box(?:es)|machines|servers|workstations|nodes))"
+    r"(?P<place>\s+(?:on|in)\s+the\s+" + _CLASS_PLACE + r"\s+(?:subnet|network|side|zone|segment))?"
+    r"\s+(?:gets?|receives?|(?:is|are)\s+given|deserves?|merits?|(?:should|will|may|shall)\s+(?:get|receive|be\s+given))"
+    r"\s+(?:a|an|any)\s+(?=" + VERB_WORD + r")(?!\w+\s+(?:twice|again|more|in\s+a\s+row)\b)(?!(?:second|further|another|repeat)\b)",
+    re.IGNORECASE)
+
+
+def _none_gets_said(found: re.Match) -> str:
+    """(r60h) `_NONE_GETS` said as a prohibition on every host of its subject: "Every <class> host <place> gets no "."""
+    cls = found["cls"] or found["cls2"]
+    noun = found["noun"] or re.sub(r"(?:es|s)$", "", found["nouns"] or "") or "host"
+    every = "Every" if found["subject"][0].isupper() else "every"
+    return f"{every} {cls + ' ' if cls else ''}{noun}{found['place'] or ''} gets no "
+
+
 _COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+)?(?:good|large)\s+(?:part|number|share))\s+of\s+"
                              r"(?P<whole>(?:the\s+|our\s+)?(?:[\w-]+\s+)?[\w-]+)\s*,\s*(?:meaning|that\s+is|i\.\s?e\.?|in\s+other\s+words|"
                              r"namely|so|or\s+rather)\s+(?P<count>(?:at\s+least\s+|more\s+than\s+)?\w+(?:\s+or\s+more)?)"
@@ -606,7 +630,7 @@ def _clauses_said(text: str) -> str:
     text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
-    return text
+    return _NONE_GETS.sub(_none_gets_said, text)
 
 
 def _note_shorthand_said(text: str) -> str:
