@@ -22,6 +22,9 @@
   a count or a repeat of the move ("a second Remove") is no ban;
 - a standing ban on a class with hosts of it excepted ("..., other than Op_Host1") applies where one of the class's
   other hosts is shown, as the ban without the exception does: kept semantic, it was silent everywhere.
+- a move judged in general and then banned on one host after ", so" ("removing a box that is merely probed is
+  pointless, so never Remove Op_Host1 on a probe alone"): the ban is the lesson, the judgement its reason; read the other
+  way, the rule spoke for any probed host.
 """
 
 from __future__ import annotations
@@ -216,3 +219,19 @@ def test_a_class_ban_with_an_exception_applies_to_the_other_hosts():
     assert _holds(text, "Op_Host1: Activity None, Compromised No") is True
     assert _holds(text, "Op_Server0: Activity Scan, Compromised No") is not True
     assert _holds(text, "User1: Activity Scan, Compromised No") is not True
+
+
+# -- a judgement in general, then the ban after ", so" ----------------------------------------------------------------
+
+
+def test_a_ban_after_so_is_the_lesson_not_the_general_judgement():
+    text = ("Op_Host1 got probed and I reimaged it, for nothing. Removing a box that is merely probed is pointless, so never "
+            "Remove Op_Host1 on a probe alone.")
+    assert "Op_Host1" in read_wording(text).instruction
+    assert _holds(text, "Op_Host1: Activity Scan, Compromised No") is True
+    assert _holds(text, "User2: Activity Scan, Compromised No") is not True
+
+
+def test_a_judgement_of_another_move_before_so_is_left_as_it_was():
+    text = "Removing a box that is merely probed is pointless, so never Restore it either."
+    assert "pointless" in read_wording(text).instruction
