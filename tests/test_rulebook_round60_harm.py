@@ -25,6 +25,8 @@
 - a move judged in general and then banned on one host after ", so" ("removing a box that is merely probed is
   pointless, so never Remove Op_Host1 on a probe alone"): the ban is the lesson, the judgement its reason; read the other
   way, the rule spoke for any probed host.
+- "no sign of activity on <host>" is the host's row quiet (Activity None, Compromised No), as "<host> is quiet" is: read
+  as the Activity column alone, the note held on a host the attacker holds; "no sign of an exploit" is left as it was.
 """
 
 from __future__ import annotations
@@ -235,3 +237,18 @@ def test_a_ban_after_so_is_the_lesson_not_the_general_judgement():
 def test_a_judgement_of_another_move_before_so_is_left_as_it_was():
     text = "Removing a box that is merely probed is pointless, so never Restore it either."
     assert "pointless" in read_wording(text).instruction
+
+
+# -- "no sign of activity on <host>" is its row quiet ----------------------------------------------------------------
+
+
+def test_no_sign_of_activity_on_a_host_is_its_quiet_row():
+    text = "While there is no sign of activity on Op_Host2, plan a DecoySSHD on it."
+    assert _holds(text, "Op_Host2: Activity None, Compromised No") is True
+    assert _holds(text, "Op_Host2: Activity None, Compromised User") is False
+    assert _holds(text, "Op_Host2: Activity Scan, Compromised No") is False
+
+
+def test_no_sign_of_an_exploit_is_not_the_quiet_row():
+    text = "If there is no sign of an exploit on User1, hold the Restore."
+    assert written_out(text) == text

@@ -421,6 +421,13 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
+# (r60h) "No sign of activity on Op_Server0", "there are no signs of anything at User2": nothing at all shows on the host,
+# its row quiet, as "Op_Server0 is quiet" says it (Activity None, Compromised No). Read as the Activity column alone, the
+# note held on the host at Compromised User with no activity that step, a host the attacker holds.
+_NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
+                         r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b", re.IGNORECASE)
+
+
 # (r60h) A move denied to a subject said by "nothing" or "no host": "Nothing on the user subnet gets a Restore
 # recommendation, other than User2", "no enterprise server receives a Remove", "none of the op hosts is given a decoy". The
 # hosts are named, the move turned down on every one of them: said as the prohibitions say it, "Every host on the user
@@ -630,7 +637,7 @@ def _clauses_said(text: str) -> str:
     text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
-    return _NONE_GETS.sub(_none_gets_said, text)
+    return _NO_SIGN_ON.sub(lambda m: f"{m['host']} is quiet", _NONE_GETS.sub(_none_gets_said, text))
 
 
 def _note_shorthand_said(text: str) -> str:
