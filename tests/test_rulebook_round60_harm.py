@@ -27,6 +27,8 @@
   way, the rule spoke for any probed host.
 - "no sign of activity on <host>" is the host's row quiet (Activity None, Compromised No), as "<host> is quiet" is: read
   as the Activity column alone, the note held on a host the attacker holds; "no sign of an exploit" is left as it was.
+- a compromise said for sure in a note the readers place nothing of ("Enterpirse2 exploted, Restore it quick"): "exploited"
+  (misspelt too) says it for sure, so a compiled "any compromise" is not met by a row at Unknown; "maybe exploited" is not.
 """
 
 from __future__ import annotations
@@ -252,3 +254,15 @@ def test_no_sign_of_activity_on_a_host_is_its_quiet_row():
 def test_no_sign_of_an_exploit_is_not_the_quiet_row():
     text = "If there is no sign of an exploit on User1, hold the Restore."
     assert written_out(text) == text
+
+
+# -- "exploited", misspelt or not, is a compromise said for sure -----------------------------------------------------
+
+
+def test_exploited_misspelt_is_a_compromise_said_for_sure():
+    from forge.rulebook.language.shorthand import compromise_said_for_sure
+
+    assert compromise_said_for_sure("Enterpirse2 exploted, Restore it quick")
+    assert compromise_said_for_sure("Op_Host1 exploited -> Restore")
+    assert not compromise_said_for_sure("Op_Host1 maybe exploited -> Restore")
+    assert not compromise_said_for_sure("Op_Host1 exploited at whatever level -> Restore")
