@@ -1,7 +1,8 @@
 """Round 60, r60h: blind-57's harmful and outranked injections.
 
 - a named host's column said unequal to a value in code ("Op_Host1.activity != None", "<>", "is not") is that value
-  denied of its row: read as words, the dot ended the sentence and the rule held wherever the host was shown;
+  denied of its row: read as words, the dot ended the sentence and the rule held wherever the host was shown; "||"
+  joins two comparisons as "or" (it was read as "and"), and a denial inside "not (...)" is left unread;
 - a host's state asked as a call in code ("on_exploit(User4)", "!is_owned(E2)", "is_rooted(U1) == false") is that state
   of the host, or its denial: read as words, the call was the host alone, in any state; a move written as a call stays the
   order's.
@@ -65,6 +66,20 @@ def test_a_column_said_unequal_in_words_inside_code_denies_it_too():
     text = "when User4.compromised is not No => Restore(User4)"
     assert _holds(text, "User4: Activity None, Compromised No") is False
     assert _holds(text, "User4: Activity None, Compromised Privileged") is True
+
+
+def test_a_denied_comparison_inside_a_negation_is_left_unread():
+    # (a denial denied: read as the inner denial alone, the rule held on the opposite row)
+    text = "if not (Op_Host1.compromised != No): Monitor"
+    assert _holds(text, "Op_Host1: Activity None, Compromised User") is not True
+
+
+def test_comparisons_joined_by_or_in_code_are_either():
+    from forge.rulebook.language.predicate import AnyOf
+    from forge.rulebook.language.rule_claims import rule_claims
+
+    text = "if (Enterprise0.compromised == Privileged) || (Enterprise2.compromised == Privileged) -> Restore(Enterprise0)"
+    assert isinstance(rule_claims(text, with_instruction=True, bare=False), AnyOf)
 
 
 def test_a_column_said_equal_in_code_is_read_as_before():

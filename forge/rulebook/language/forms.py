@@ -120,10 +120,22 @@ _CODE_COMPARISON = re.compile(r"\b(?P<host>[A-Za-z][\w-]*\d)\.(?P<column>comprom
 _UNEQUAL = re.compile(r"!=|=/=|\u2260|<>|is\s+not", re.IGNORECASE)  # (r60h) the operators of a value denied
 
 
+# (r60h) A negation opened before a comparison and not yet closed, "if !(E1.activity != None ...", "not (U2.compromised <>
+# No)": the comparison's denial is itself denied, which no reading of the words places.
+_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*\((?P<inside>[^()]*)$", re.IGNORECASE)
+
+
 def _code_comparison_said(match: re.Match) -> str:
     column = "Activity" if match["column"].lower() == "activity" else "Compromised"
-    shows = "is not showing" if _UNEQUAL.fullmatch(match["operator"]) else "shows"
-    return f"{match['host']} {shows} {column} {match['value'].capitalize()}"
+    denied = bool(_UNEQUAL.fullmatch(match["operator"]))
+    if denied and _DENIAL_OPEN.search(match.string[:match.start()]):
+        return match[0]  # (left as written: unread, the rule is never judged on half of it)
+    return f"{match['host']} {'is not showing' if denied else 'shows'} {column} {match['value'].capitalize()}"
+
+
+# (r60h) The operators of code that join two comparisons, "&&" and "||": said "and", "or" (read as they stood, "||" joined
+# its two conditions as "and" would, and the rule held only where both did).
+_CODE_JOINED = re.compile(r"\s*(?P<operator>&&|\|\|)\s*")
 
 
 # (r60h) A host's state asked as a call in code, "on_scan(Enterprise1) => ...", "if is_compromised(User2):", "!is_rooted(U1)":
@@ -633,6 +645,7 @@ def _clauses_said(text: str) -> str:
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _NEVER_WHEN_AFTER_COMMA.sub(_never_when_after_comma_said, text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
+    text = _CODE_JOINED.sub(lambda m: " and " if m["operator"] == "&&" else " or ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
@@ -843,8 +856,7 @@ def written_out(text: str) -> str:
     # User0, hands off": the exception of the order before it, as "except User0" says it (read as a rung of its own, the
     # order's Remove of User0 was accepted)
     text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
-    text = _THEY_HOLD.sub("the attacker holds ", text)
-    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", _THEY_HOLD.sub("the attacker holds ", text))
 
 
 _STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"
