@@ -437,7 +437,10 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 # its row quiet, as "Op_Server0 is quiet" says it (Activity None, Compromised No). Read as the Activity column alone, the
 # note held on the host at Compromised User with no activity that step, a host the attacker holds.
 _NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
-                         r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b", re.IGNORECASE)
+                         r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b"
+                         # (not "no sign of activity on User1 beyond the scan": a row not quiet, the scan it sets aside)
+                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)",
+                         re.IGNORECASE)
 
 
 # (r60h) A move denied to a subject said by "nothing" or "no host": "Nothing on the user subnet gets a Restore
