@@ -12,7 +12,7 @@
   "as long as they hold" (hosts that resist) is not;
 - the attacker moving "into" a subnet or host ("pivots into the enterprise subnet") is a compromise there, as "to" is;
   a scan that moves into it is not.
-- a move named as a noun and turned down in the passive, "removal of User0 is never to be attempted", "a Restore of it
+- a move named as a noun and turned down in the passive, "a reimage of Op_Host1 is never to be tried", "a Restore of it
   must never be tried", is a prohibition of that move: read as none, the rule had no meaning in a dispute and the
   general rule it excepts from spoke beside it; "is never to be delayed" forbids nothing.
 - every verb banned on a host and one verb named again on it ("Op_Host0 at root: hands off, not even a Remove") is a ban
@@ -177,11 +177,11 @@ def test_a_scan_moving_into_a_subnet_is_no_compromise():
 
 
 def test_a_nominal_move_never_to_be_attempted_is_a_prohibition():
-    for text in ("Op_Host2 runs the backups, so removal of Op_Host2 is never to be attempted, even once it is rooted.",
+    for text in ("Op_Host2 runs the backups. Any removal of Op_Host2 is never to be tried, rooted or not.",
                  "A Restore of Op_Host2 must never be tried, whatever the table says."):
         words = read_wording(text)
         assert [p.hosts for p in words.prohibitions] == [("Op_Host2",)], text
-    text = "Op_Host2 runs the backups, so removal of Op_Host2 is never to be attempted, even once it is rooted."
+    text = "Op_Host2 runs the backups. Any removal of Op_Host2 is never to be tried, rooted or not."
     assert text_problem(text, {"host": "Op_Host2"}, {"mode": "do", "verb": "Remove", "target": "Op_Host2"}) is not None
     assert text_problem(text, {"host": "Op_Host2"}, {"mode": "never", "verb": "Remove", "target": "Op_Host2"}) is None
 
@@ -260,14 +260,14 @@ def test_a_judgement_of_another_move_before_so_is_left_as_it_was():
 
 
 def test_no_sign_of_activity_on_a_host_is_its_quiet_row():
-    text = "While there is no sign of activity on Op_Host2, plan a DecoySSHD on it."
+    text = "So long as there are no signs of activity on Op_Host2, plan a DecoySSHD on it."
     assert _holds(text, "Op_Host2: Activity None, Compromised No") is True
     assert _holds(text, "Op_Host2: Activity None, Compromised User") is False
     assert _holds(text, "Op_Host2: Activity Scan, Compromised No") is False
 
 
 def test_no_sign_of_an_exploit_is_not_the_quiet_row():
-    text = "If there is no sign of an exploit on User1, hold the Restore."
+    text = "With no sign of an exploit at User1 yet, hold the Restore."
     assert written_out(text) == text
 
 

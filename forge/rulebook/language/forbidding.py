@@ -115,7 +115,7 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:(?:{_TURN_SPENT_LEAD}){_TURN_SPENT}|(?:{_FO
 BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        # (r49m) a policy's prohibition: "Removes are not to be run on User2", "an Analyse is not to be
                        # picked there"
-                       # (r60h: and "never to be", "removal of User0 is never to be attempted": read as no prohibition, the
+                       # (r60h: and "never to be", "a reimage of Op_Host1 is never to be tried": read as no prohibition, the
                        # rule had no meaning in a dispute, and the general rule it excepts from spoke beside it)
                        r"(?:not|never)\s+to\s+be\s+(?:issued|used|planned|recommended|chosen|picked|run|applied|performed|made|considered|"
                        r"spent|ordered|attempted|given|tried|done|carried\s+out)\b|"

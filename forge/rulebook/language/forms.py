@@ -433,9 +433,9 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
-# (r60h) "No sign of activity on Op_Server0", "there are no signs of anything at User2": nothing at all shows on the host,
-# its row quiet, as "Op_Server0 is quiet" says it (Activity None, Compromised No). Read as the Activity column alone, the
-# note held on the host at Compromised User with no activity that step, a host the attacker holds.
+# (r60h) "No sign of activity at Op_Host0", "there are no signs of anything at User2": nothing at all shows on the host,
+# its row quiet, as "Op_Host0 is quiet" says it (Activity None, Compromised No). Read as the Activity column alone, the
+# note held on a host the attacker holds, whose row showed no activity that step.
 _NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
                          r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b"
                          # (not "no sign of activity on User1 beyond the scan": a row not quiet, the scan it sets aside)
@@ -443,10 +443,10 @@ _NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any
                          re.IGNORECASE)
 
 
-# (r60h) A move denied to a subject said by "nothing" or "no host": "Nothing on the user subnet gets a Restore
-# recommendation, other than User2", "no enterprise server receives a Remove", "none of the op hosts is given a decoy". The
-# hosts are named, the move turned down on every one of them: said as the prohibitions say it, "Every host on the user
-# subnet gets no Restore ...". Read as it stood, the negation was placed on no move, the text ordered the move, and a
+# (r60h) A move denied to a subject said by "nothing" or "no host": "nothing in the op subnet receives an Analyse, bar
+# Op_Host2", "no enterprise server receives a Remove", "none of the op hosts is given a decoy". The hosts are named, the
+# move turned down on every one of them: said as the prohibitions say it, "Every host in the op subnet gets no Analyse
+# ...". Read as it stood, the negation was placed on no move, the text ordered the move, and a
 # compiled order of it on the subnet's hosts passed as the text (its very opposite). Not a count or a repeat of the move
 # ("no host gets a Restore twice", "... a second Remove"): a limit, not a ban.
 _CLASS_PLACE = r"(?:user|usr|enterprise|ent|op|ops|operational)"

@@ -322,8 +322,8 @@ _BAN_OPENS = re.compile(r"^\s*(?:never|do\s+not|don['\u2019]?t|no)\s+(?:(?:a|an|
 
 
 def _ban_concluded(reason: str, order: str) -> bool:
-    """(r60h) Whether the reason before ", so" judges a move in general ("restoring a host that is only scanned is wasted")
-    and the order after it bans that very move in so many words ("never Restore Enterprise1 on a scan alone"): the ban is
+    """(r60h) Whether the reason before ", so" judges a move in general ("a Remove of a box merely probed gains nothing") and
+    the order after it bans that very move in so many words ("never Remove Op_Host0 for a probe by itself"): the ban is
     the lesson, the judgement its reason. Read as the order, the judgement was kept and the ban cut away with the reason:
     the rule stood on any host, not on the host its lesson names."""
     ban = _BAN_OPENS.match(order)

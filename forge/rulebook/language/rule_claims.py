@@ -570,7 +570,7 @@ def states_said(text: str) -> bool:
 _PLAIN_BAN = re.compile(r"\b(?:never|not|no|do|does|don['\u2019]t|doesn['\u2019]t|must|mustn['\u2019]t|shall|should|shouldn['\u2019]t|"
                         r"ever|at\s+all|full\s+stop|period|under\s+any\s+circumstances?|whatever\s+(?:it|they)\s+shows?|"
                         r"a|an|any|every|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
-                        # (r60h: the place of the class, "on the user subnet", and the analyst's move named, "a Restore recommendation")
+                        # (r60h: the place of the class, "in the op subnet", and the analyst's move named, "an Analyse recommendation")
                         r"subnet|network|recommendations?|"
                         r"hosts?|box(?:es)?|machines?|workstations?|servers?|nodes?|systems?)\b", re.IGNORECASE)
 

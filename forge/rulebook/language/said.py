@@ -219,8 +219,8 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         verbs.add(prohibition.verb or ANY_VERB)
         banned_on.append(frozenset(prohibition.hosts or placed.get(prohibition.verb) or words.hosts))
         hosts |= banned_on[-1]
-    # (r60h) every verb banned on the hosts, and one of them named again on the same hosts, "E1 at Unknown: leave it be, no
-    # Analyse either", "..., not even a Remove" (read as put aside as well): that verb is one of every verb (counted as a
+    # (r60h) every verb banned on the hosts, and one of them named again on the same hosts, "Op_Host0 rooted: hands off,
+    # and no Restore either", "..., not even a Remove" (read as put aside as well): that verb is one of every verb (counted as a
     # second verb, the note had no meaning in a dispute, and a rule it outranks on E1 spoke beside it). Not where the
     # named verb falls on other hosts, nor a verb only put aside, which no prohibition names.
     every = ANY_VERB in verbs and len(set(banned_on)) == 1 and set(words.dispreferred) <= verbs
