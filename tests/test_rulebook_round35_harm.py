@@ -65,10 +65,11 @@ def test_the_bare_host_is_wider_than_the_compared_column():
     assert problem is not None
 
 
-def test_guard_a_denied_column_is_left_unread():
-    # guard: "!=" is not read as the state (it would say the opposite); the condition keeps the host alone, as before
+def test_guard_a_denied_column_is_never_read_as_the_state():
+    # guard: "!=" is not read as the state (it would say the opposite); (r60h) it is read as that value denied of the row
     found = rule_claims("when E1.activity != Scan:\n    Remove(E1)", with_instruction=True)
-    assert truth(found, read_situation(_alerts(("Enterprise1", "Scan", "No")))) is not False
+    assert truth(found, read_situation(_alerts(("Enterprise1", "Scan", "No")))) is False
+    assert truth(found, read_situation(_alerts(("Enterprise1", "Exploit", "User")))) is True
 
 
 # -- "OR" in capitals, and a condition after the order's hosts ------------------------------------------------------------

@@ -115,8 +115,10 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:(?:{_TURN_SPENT_LEAD}){_TURN_SPENT}|(?:{_FO
 BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        # (r49m) a policy's prohibition: "Removes are not to be run on User2", "an Analyse is not to be
                        # picked there"
-                       r"not\s+to\s+be\s+(?:issued|used|planned|recommended|chosen|picked|run|applied|performed|made|considered|"
-                       r"spent|ordered|attempted|given)\b|"
+                       # (r60h: and "never to be", "a reimage of Op_Host1 is never to be tried": read as no prohibition, the
+                       # rule had no meaning in a dispute, and the general rule it excepts from spoke beside it)
+                       r"(?:not|never)\s+to\s+be\s+(?:issued|used|planned|recommended|chosen|picked|run|applied|performed|made|considered|"
+                       r"spent|ordered|attempted|given|tried|done|carried\s+out)\b|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
@@ -131,7 +133,9 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        # short was taken for no dispreference at all, and two teachers' dispute went unread)
                        r"not\s+(?:enough|enuf|enuff)|never\s+(?:enough|enuf|enuff)|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
-                       r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
+                       # (r60h: "a Restore of it must never be attempted", "should not be tried": as "not to be attempted")
+                       r"be\s+(?:used|applied|chosen|run|an\s+option|attempted|tried|performed|made|issued|planned|ordered|"
+                       r"carried\s+out))\b", re.IGNORECASE)
 
 
 # "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.

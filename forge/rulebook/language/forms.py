@@ -52,6 +52,14 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
                             re.IGNORECASE)
 
 
+# (r60h) The attacker said "they", with a verb of holding and the host it holds: "once they hold Enterprise0", "they already
+# control U3". Said "the attacker holds", as situation.py's prose compromise reads it; read as it stood, the hold was no
+# state, and the rule stood on its host shown in any state (clean, or merely scanned). Only before a host's name: "as long
+# as they hold", of hosts that resist, is no hold of the attacker's, nor "they have User1 restored", a move had made.
+_THEY_HOLD = re.compile(r"\bthey\s+(?:(?:still|already|now)\s+)?(?:hold|held|own|owned|control|controlled)\s+(?=(?:" + HOST_NAME
+                        + r"|" + HOST_SHORT + r")\b)", re.IGNORECASE)
+
+
 _PARTICIPLE_FULL = {"rmvd": "removed", "rstrd": "restored", "rstred": "restored", "anlsd": "analysed", "anlzd": "analysed",
                     "analsd": "analysed", "analzd": "analysed"}
 
@@ -99,14 +107,58 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
 
 # (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
 # compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
-# sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
+# sentence and the condition kept the host alone (any state).
+# (r60h) So is a named host's column said unequal to a value, "Op_Server0.compromised != No" ("=/=", "\u2260", "<>", "is
+# not"): that value denied of its row, "Op_Server0 is not showing Compromised No". Left as written, the dot still ended the
+# sentence, the condition was the host alone, and a rule kept semantic spoke wherever the host was shown, clean too.
+# (Only of a named host: a variable's value denied, "box.compromised != No", is left unread, `_CODE_VARIABLE_COMPARISON`.)
 _CODE_COMPARISON = re.compile(r"\b(?P<host>[A-Za-z][\w-]*\d)\.(?P<column>compromised|compromise|activity)\s*"
-                              r"(?:==|=(?!=)|\bis\b(?!\s+not\b))\s*[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
+                              r"(?P<operator>==|!=|=/=|\u2260|<>|=(?!=)|\bis\s+not\b|\bis\b)\s*[\"']?(?P<value>[A-Za-z]+)[\"']?",
+                              re.IGNORECASE)
+
+
+_UNEQUAL = re.compile(r"!=|=/=|\u2260|<>|is\s+not", re.IGNORECASE)  # (r60h) the operators of a value denied
+
+
+# (r60h) A negation opened before a comparison and not yet closed, "if !(E1.activity != None ...", "not (U2.compromised <>
+# No)": the comparison's denial is itself denied, which no reading of the words places.
+_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*\((?P<inside>[^()]*)$", re.IGNORECASE)
 
 
 def _code_comparison_said(match: re.Match) -> str:
     column = "Activity" if match["column"].lower() == "activity" else "Compromised"
-    return f"{match['host']} shows {column} {match['value'].capitalize()}"
+    denied = bool(_UNEQUAL.fullmatch(match["operator"]))
+    if denied and _DENIAL_OPEN.search(match.string[:match.start()]):
+        return match[0]  # (left as written: unread, the rule is never judged on half of it)
+    return f"{match['host']} {'is not showing' if denied else 'shows'} {column} {match['value'].capitalize()}"
+
+
+# (r60h) The operators of code that join two comparisons, "&&" and "||": said "and", "or" (read as they stood, "||" joined
+# its two conditions as "and" would, and the rule held only where both did).
+_CODE_JOINED = re.compile(r"\s*(?P<operator>&&|\|\|)\s*")
+
+
+# (r60h) A host's state asked as a call in code, "on_scan(Enterprise1) => ...", "if is_compromised(User2):", "!is_rooted(U1)":
+# the event or test a handler is named for, said of the host it is given ("Enterprise1 is scanned"; after "!" or "not",
+# "is not"). Read as words, the call was the host alone: the rule held wherever the host was shown, under exploit too.
+# Only a name that asks a state (a prefix "on_", "is_", "if_", "when_", "was_", or the participle itself) and one host:
+# a move written as a call, "Restore(User1)", "plan(DecoyTomcat, E1)", is the order's and stays as it is.
+_CODE_STATE_CALL = re.compile(r"(?P<denied>!\s*|\bnot\s+)?\b(?:(?:on|is|if|when|was|got)_(?P<event>scan|exploit|compromise|"
+                              r"root|own|breach|probe|clean|quiet)(?:ned|ed|d)?|(?P<participle>scanned|exploited|compromised|"
+                              r"rooted|owned|breached|probed))\s*\(\s*(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s*\)"
+                              # (a truth value it is compared with, "is_owned(U2) == false": "== false" and "!= true" deny it)
+                              r"(?:\s*(?P<operator>==|!=|=(?!=)|\bis\s+not\b|\bis\b)\s*(?P<truth>true|false|yes|no|0|1)\b)?",
+                              re.IGNORECASE)
+
+
+_CALLED_STATE = {"scan": "scanned", "exploit": "exploited", "compromise": "compromised", "root": "rooted", "own": "owned",
+                 "breach": "breached", "probe": "probed", "clean": "clean", "quiet": "quiet"}
+
+
+def _code_state_call_said(match: re.Match) -> str:
+    state = match["participle"] or _CALLED_STATE[match["event"].lower()]
+    false = bool(match["truth"]) and (match["truth"].lower() in ("false", "no", "0")) != bool(_UNEQUAL.fullmatch(match["operator"]))
+    return f"{match['host']} is {'not ' if bool(match['denied']) != false else ''}{state.lower()}"
 
 
 # (r50m) The same comparison on the host a snippet is written for, a variable rather than a name: "if box.activity ==
@@ -381,6 +433,40 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
+# (r60h) "No sign of activity at Op_Host0", "there are no signs of anything at User2": nothing at all shows on the host,
+# its row quiet, as "Op_Host0 is quiet" says it (Activity None, Compromised No). Read as the Activity column alone, the
+# note held on a host the attacker holds, whose row showed no activity that step.
+_NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
+                         r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b"
+                         # (not "no sign of activity on User1 beyond the scan": a row not quiet, the scan it sets aside)
+                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)",
+                         re.IGNORECASE)
+
+
+# (r60h) A move denied to a subject said by "nothing" or "no host": "nothing in the op subnet receives an Analyse, bar
+# Op_Host2", "no enterprise server receives a Remove", "none of the op hosts is given a decoy". The hosts are named, the
+# move turned down on every one of them: said as the prohibitions say it, "Every host in the op subnet gets no Analyse
+# ...". Read as it stood, the negation was placed on no move, the text ordered the move, and a
+# compiled order of it on the subnet's hosts passed as the text (its very opposite). Not a count or a repeat of the move
+# ("no host gets a Restore twice", "... a second Remove"): a limit, not a ban.
+_CLASS_PLACE = r"(?:user|usr|enterprise|ent|op|ops|operational)"
+_NONE_GETS = re.compile(
+    r"\b(?P<subject>nothing|no\s+(?:(?P<cls>" + _CLASS_PLACE + r")\s+)?(?P<noun>host|box|machine|server|workstation|node)|"
+    r"none\s+of\s+the\s+(?:(?P<cls2>" + _CLASS_PLACE + r")\s+)?(?P<nouns>hosts|box(?:es)|machines|servers|workstations|nodes))"
+    r"(?P<place>\s+(?:on|in)\s+the\s+" + _CLASS_PLACE + r"\s+(?:subnet|network|side|zone|segment))?"
+    r"\s+(?:gets?|receives?|(?:is|are)\s+given|deserves?|merits?|(?:should|will|may|shall)\s+(?:get|receive|be\s+given))"
+    r"\s+(?:a|an|any)\s+(?=" + VERB_WORD + r")(?!\w+\s+(?:twice|again|more|in\s+a\s+row)\b)(?!(?:second|further|another|repeat)\b)",
+    re.IGNORECASE)
+
+
+def _none_gets_said(found: re.Match) -> str:
+    """(r60h) `_NONE_GETS` said as a prohibition on every host of its subject: "Every <class> host <place> gets no "."""
+    cls = found["cls"] or found["cls2"]
+    noun = found["noun"] or re.sub(r"(?:es|s)$", "", found["nouns"] or "") or "host"
+    every = "Every" if found["subject"][0].isupper() else "every"
+    return f"{every} {cls + ' ' if cls else ''}{noun}{found['place'] or ''} gets no "
+
+
 _COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+)?(?:good|large)\s+(?:part|number|share))\s+of\s+"
                              r"(?P<whole>(?:the\s+|our\s+)?(?:[\w-]+\s+)?[\w-]+)\s*,\s*(?:meaning|that\s+is|i\.\s?e\.?|in\s+other\s+words|"
                              r"namely|so|or\s+rather)\s+(?P<count>(?:at\s+least\s+|more\s+than\s+)?\w+(?:\s+or\s+more)?)"
@@ -562,10 +648,12 @@ def _clauses_said(text: str) -> str:
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _NEVER_WHEN_AFTER_COMMA.sub(_never_when_after_comma_said, text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
+    text = _CODE_JOINED.sub(lambda m: " and " if m["operator"] == "&&" else " or ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
+    text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
-    return text
+    return _NO_SIGN_ON.sub(lambda m: f"{m['host']} is quiet", _NONE_GETS.sub(_none_gets_said, text))
 
 
 def _note_shorthand_said(text: str) -> str:
@@ -771,7 +859,7 @@ def written_out(text: str) -> str:
     # User0, hands off": the exception of the order before it, as "except User0" says it (read as a rung of its own, the
     # order's Remove of User0 was accepted)
     text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
-    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", _THEY_HOLD.sub("the attacker holds ", text))
 
 
 _STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"

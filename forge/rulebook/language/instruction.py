@@ -45,13 +45,20 @@ LEVEL_CONCEDED = re.compile(
     rf"{HOST_NAME}|{HOST_SHORT})\s+(?:is|are|'s|gets?|got|was|were|sits?)\s+(?:(?:compromised|owned|held|taken|breached|infected|"
     r"hit)\s+)?(?:at|to)?(?=\s*(?:[,.;:)]|$|\s+(?:and|but|so|then|my|our)\b))|"
     r"\bhowever\s+deep(?:ly)?\s+(?P<subject2>it|they|the\s+(?:host|box|server|machine)|" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
-    r"(?:is|are|'s|gets?|got|was|were)\s+(?:compromised|owned|held|taken|breached|infected)\b", re.IGNORECASE)
+    r"(?:is|are|'s|gets?|got|was|were)\s+(?:compromised|owned|held|taken|breached|infected)\b|"
+    # (r60h) the level said of the attacker's hold, "whichever level red holds there", "whatever access they have on User2":
+    # the attacker holds the host, at some level (the place it holds, "there", "on it", is the sentence's host, "it")
+    r"\b(?:(?:at\s+)?(?:whatever|whichever)|no\s+matter\s+(?:what|which)|regardless\s+of\s+(?:the|what|which))\s+"
+    r"(?:level|degree|access)(?:\s+of\s+access)?\s+(?:red|they|the\s+(?:attacker|adversary|intruder|red\s+team))\s+"
+    r"(?:holds?|has|have|gets?|got|reached|reaches|gained|gains?)(?:\s+(?:there|(?:on|in|over)\s+(?P<held>it|them|" + HOST_NAME + r"|"
+    + HOST_SHORT + r")))?(?=\s*(?:[,.;:)]|$|\s+(?:and|but|so|then)\b))", re.IGNORECASE)
 
 
 def level_conceded_said(text: str) -> str:
     """(r51h) `text` with a concession over the level of a compromise (`LEVEL_CONCEDED`) said as the condition it keeps,
-    its host compromised, of any level."""
-    return LEVEL_CONCEDED.sub(lambda m: f"when {m['subject'] or m['subject2']} is compromised at any level", text or "")
+    its host compromised, of any level (r60h: of the attacker's hold, the host it holds, else "it")."""
+    return LEVEL_CONCEDED.sub(lambda m: f"when {m['subject'] or m['subject2'] or m['held'] or 'it'} is compromised at any level",
+                              text or "")
 
 
 _NOTHING_OF_IT = r"(?:no\s+(?:(?:a|an|the|further|more|other|second)\s+)?(?=" + VERB_WORD + r")|no\s+part\b|nothing\b|none\b)"

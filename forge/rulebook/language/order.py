@@ -261,7 +261,8 @@ def so_order(part: str) -> str:
     # (r60l) or a ban said as what follows, "User2 is our canary, so it gets no Restore", "..., so no Remove for it": the
     # consequence the writer draws is the order (left out as a justification, the ban was lost and a "do" of the very
     # move passed for the text)
-    return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
+    return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])
+                                        or _ban_concluded(part[:found.start()], found["order"])) \
         and (IMPERATIVE_START.match(found["order"]) or MEANS.search(found["order"]) or _ban_drawn(found["order"])) \
         and (not CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
 
@@ -329,6 +330,21 @@ def _general_reason(reason: str) -> bool:
 
 # A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
 # reads like a prohibition, yet before ", so ORDER" it is the reason, and the order is what follows it.
+# (r60h) An order that opens with a ban of its own, "never Restore ...", "don't Remove ...".
+_BAN_OPENS = re.compile(r"^\s*(?:never|do\s+not|don['\u2019]?t|no)\s+(?:(?:a|an|the|any)\s+)?(?P<verb>" + "|".join(p for _, p in VERB_FORMS) + r")",
+                        re.IGNORECASE)
+
+
+def _ban_concluded(reason: str, order: str) -> bool:
+    """(r60h) Whether the reason before ", so" judges a move in general ("a Remove of a box merely probed gains nothing") and
+    the order after it bans that very move in so many words ("never Remove Op_Host0 for a probe by itself"): the ban is
+    the lesson, the judgement its reason. Read as the order, the judgement was kept and the ban cut away with the reason:
+    the rule stood on any host, not on the host its lesson names."""
+    ban = _BAN_OPENS.match(order)
+    judged = BAD_IDEA.search(reason)
+    return bool(ban and judged) and set(verbs_in(ban.group(0))) == set(verbs_in(reason[:judged.start()])) != set()
+
+
 _NO_NEED = re.compile(r"^\s*(?:(?:a|an|the|any|every|each)\s+)?(?!(?:do|don'?t|never|please)\b)\w+\b[^,;:]*?\b"
                       r"(?:(?:does|do|did)\s+not|doesn'?t|don'?t|didn'?t)\s+(?:really\s+)?need\s+(?:\w+ing|to\s+be\s+\w+ed)\b[^,;:]*$|"
                       r"^\s*(?:(?:a|an|the|any|every|each)\s+)?\w+\b[^,;:]*?\b(?:needn'?t\s+be|(?:is|are)\s+not\s+worth|(?:isn'?t|aren'?t)\s+worth)\b[^,;:]*$",

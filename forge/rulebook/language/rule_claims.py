@@ -13,11 +13,11 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from forge.env.catalog import hosts_of
+from forge.env.catalog import HOST_CLASSES, hosts_of
 from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims, counted_groups
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
-from forge.rulebook.language.forbidding import falls_short_away, forbidding_away
+from forge.rulebook.language.forbidding import EXCEPT_WORDS, EXCEPTED_HOST_LIST, falls_short_away, forbidding_away
 from forge.rulebook.language.instruction import LEVEL_CONCEDED
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_IDENTIFIED, VERB, classes_in, hosts_in, state_words_in, verbs_in, without_class_names
@@ -569,7 +569,9 @@ def states_said(text: str) -> bool:
 # "before analysing it", "yet", "as a first move", "it is wrong to say") narrows the prohibition or turns it round.
 _PLAIN_BAN = re.compile(r"\b(?:never|not|no|do|does|don['\u2019]t|doesn['\u2019]t|must|mustn['\u2019]t|shall|should|shouldn['\u2019]t|"
                         r"ever|at\s+all|full\s+stop|period|under\s+any\s+circumstances?|whatever\s+(?:it|they)\s+shows?|"
-                        r"a|an|any|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
+                        r"a|an|any|every|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
+                        # (r60h: the place of the class, "in the op subnet", and the analyst's move named, "an Analyse recommendation")
+                        r"subnet|network|recommendations?|"
                         r"hosts?|box(?:es)?|machines?|workstations?|servers?|nodes?|systems?)\b", re.IGNORECASE)
 
 
@@ -597,13 +599,22 @@ def _class_banned_alone(words):
     predicate was refused was silent everywhere, and its teacher's word never spoke."""
     from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
 
-    if words.conditions or words.hosts or words.excepted or words.dispreferred or len(words.classes) != 1 \
-            or not words.prohibitions or states_said(words.text) or not class_ban_plain(words):
+    # (r60h) hosts of the class it excepts, "no user host gets a Restore, other than User2": the ban stands on the class's
+    # other hosts (read as no such rule, it was silent everywhere once its predicate was refused)
+    own = words.classes[0] if len(words.classes) == 1 else None
+    excepted = set(words.excepted)
+    if words.conditions or not set(words.hosts) <= excepted or own is None or not excepted <= set(HOST_CLASSES[own]) \
+            or words.dispreferred or not words.prohibitions or states_said(words.text) \
+            or not class_ban_plain(replace(words, text=_EXCEPTED_AFTER.sub(" ", words.text)) if excepted else words):
         return None  # (a state said anywhere, "no Restore on a user box at Unknown", is a condition this reads nowhere)
     if len({p.verb for p in words.prohibitions}) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes)
                                                               for p in words.prohibitions):
         return None
-    return Atom(host_class=words.classes[0])
+    return excepting(Atom(host_class=own), excepted)
+
+
+# (r60h) The hosts a class ban leaves out, said after it: ", other than User2", "except User0 and User1".
+_EXCEPTED_AFTER = re.compile(r",?\s*\b(?:" + EXCEPT_WORDS + r")\s+" + EXCEPTED_HOST_LIST, re.IGNORECASE)
 
 
 # (r57h) An order that picks among the hosts its heading lists by their state: "Op_Host0 to Op_Host2: Restore whichever

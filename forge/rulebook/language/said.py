@@ -212,12 +212,21 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     # Op_Host2. While E1 is quiet, restoring that box is overkill") is said of the same hosts, not of every host the
     # text names (read so, the host its condition waits on was banned too, and the ban fell on that host alone)
     placed = {p.verb: p.hosts for p in words.prohibitions if p.hosts}
+    banned_on: list[frozenset] = []  # the hosts of each prohibition in turn
     for prohibition in words.prohibitions:
         if prohibition.classes or not prohibition.hosts and hosts_waited_on(words.text):
             return None
         verbs.add(prohibition.verb or ANY_VERB)
-        hosts |= set(prohibition.hosts or placed.get(prohibition.verb) or words.hosts)
-    if words.dispreferred:
+        banned_on.append(frozenset(prohibition.hosts or placed.get(prohibition.verb) or words.hosts))
+        hosts |= banned_on[-1]
+    # (r60h) every verb banned on the hosts, and one of them named again on the same hosts, "Op_Host0 rooted: hands off,
+    # and no Restore either", "..., not even a Remove" (read as put aside as well): that verb is one of every verb (counted as a
+    # second verb, the note had no meaning in a dispute, and a rule it outranks on E1 spoke beside it). Not where the
+    # named verb falls on other hosts, nor a verb only put aside, which no prohibition names.
+    every = ANY_VERB in verbs and len(set(banned_on)) == 1 and set(words.dispreferred) <= verbs
+    if every:
+        verbs = {ANY_VERB}
+    if words.dispreferred and not every:
         verbs |= set(words.dispreferred)
         # (r57n) a move put second on its own host ("a Remove on User1 over a Restore on User2") is put second there alone
         across = preferred_across_hosts(words.text)

@@ -13,6 +13,7 @@ import re
 from forge.rulebook.language.forms import written_out
 from forge.rulebook.language.markers import NEWLY_GLOSS
 from forge.rulebook.language.names import AT_HAND_PARTICIPLE, HOST_NAME, classes_in, hosts_in, without_host_names
+from forge.rulebook.language.spelling import misspellings_mended
 
 
 HOST_WORD = HOST_NAME  # (the name names.py reads hosts by)
@@ -279,7 +280,9 @@ _STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached|
 
 # (r45s) Words of a compromise said for sure ("owned", "compromised", "hit"), and words that leave its level open or in
 # doubt ("Unknown", "any level", "suspected", "possibly").
-_FOR_SURE = re.compile(r"\b(?:compromis\w*|owned|pwned|hacked|breach\w*|taken\s+over|rooted|hit|infected)\b", re.IGNORECASE)
+# (r60h: and "exploited", the attack said to have succeeded, "Enterprise0 exploited, Restore it": compiled as any compromise,
+# unread, the note fired on the row at Unknown a Remove leaves)
+_FOR_SURE = re.compile(r"\b(?:compromis\w*|owned|pwned|hacked|breach\w*|taken\s+over|rooted|hit|infected|exploited)\b", re.IGNORECASE)
 
 
 _NOT_FOR_SURE = re.compile(r"\bunknown\b|\bany\s+(?:compromise|level|access)\b|\bwhatever\b|\bsuspect\w*|\bpossibl\w*|"
@@ -289,7 +292,9 @@ _NOT_FOR_SURE = re.compile(r"\bunknown\b|\bany\s+(?:compromise|level|access)\b|\
 def compromise_said_for_sure(text: str) -> bool:
     """Whether the text says a compromise for sure ("when the op box is owned"), with no word that leaves its level open
     or in doubt: a row at Compromised Unknown does not meet it (the gate holds a compiled "any compromise" to that)."""
-    return bool(_FOR_SURE.search(text or "")) and not _NOT_FOR_SURE.search(text or "")
+    # (r60h: read through a hurried note's misspellings, "exploted", as the readers read it, spelling.py)
+    text = misspellings_mended(text or "")
+    return bool(_FOR_SURE.search(text)) and not _NOT_FOR_SURE.search(text)
 
 
 _ONLY_ONE_NAMED = re.compile(rf"\b(?P<host>[A-Za-z_]+\d)\s+(?:is\s+)?the\s+only\s+(?:(?P<s1>{_STATE_WORD})\s+)?"

@@ -149,8 +149,10 @@ _PROSE_COMPROMISE = (
                 + ATTACKER_THEY + r"|"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold|footholds))\b|"
                 # (not what reconnaissance reaches: a scan there, `_PROSE_ACTIVITY`)
-                r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?:\breach(?:es|ed)?\b|"
-                r"\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b)", re.I), SOME),
+                r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?<!scan\s)(?<!scans\s)(?<!probe\s)(?<!probes\s)(?:\breach(?:es|ed)?\b|"
+                # (r60h: and "into", "once red pivots into the op subnet", "spreads into User3": read as no state, the
+                # compiled "any compromise" of the class held on a row at Unknown, the state its words never say)
+                r"\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+(?:in)?to\b)", re.I), SOME),
 )
 _PROSE_ACTIVITY = (
     # (r40m: "untouched", as "quiet": nothing shown on it)
