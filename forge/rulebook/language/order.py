@@ -67,6 +67,13 @@ SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|pri
 REASON_FIRST = re.compile(r"^\s*(?:because|" + SINCE_AS_REASON + r"|given\s+that|seeing\s+(?:as|that))\b(?P<reason>[^:.;!?]{1,200}):\s*(?=\S)",
                           re.IGNORECASE)
 
+# (r60m) A purpose said first and closed by a comma or a colon, before the order it serves: "To keep the op server safe,
+# plan a DecoyApache on Enterprise2 ...", "In order to shield the ops side: Restore ...". A purpose is neither a condition
+# nor the order: the reason cut (compile.strip_justification) matched its opening "to keep" and took the whole text with
+# it, and an empty directive dropped the rule. `reason` is its words (compile._reason_first_cut keeps what follows).
+PURPOSE_FIRST = re.compile(r"^\s*(?:in\s+order\s+to|so\s+as\s+to|to\s+(?:prevent|stop|avoid|keep|make\s+sure|save|protect|"
+                           r"guard|shield|deny|spare))\b(?P<reason>[^:,.;!?]{1,200})[:,]\s*(?=\S)", re.IGNORECASE)
+
 
 # (r53m) "otherwise" that gives a reason ("..., otherwise it spreads"), not a default's "unless told otherwise", "until
 # someone says otherwise": cut there as a reason, the default lost its order (the reason openers of both readers)
@@ -211,9 +218,19 @@ _CASE_NOT_APPLYING = re.compile(r"(?<=[.!?])\s+[^.;:!?]{1,80}:\s*(?:(?:this|the)
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
     text = _CASE_NOT_APPLYING.sub("", " ".join((text or "").split()))
-    parts = [_without_explanation(so_order(p)) for p in re.split(r"\s*;\s*", text)]
+    parts = [_without_explanation(so_order(p)) for p in re.split(r"\s*;\s*", without_purpose_first(text))]
     kept = [parts[0]] + [p for p in parts[1:] if not EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(JUSTIFICATION.sub("", p).strip(" ,") for p in kept if JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+def without_purpose_first(line: str) -> str:
+    """`line` without a purpose said first (PURPOSE_FIRST), "To keep the op server safe, plan ...", where what follows
+    gives an order; else `line`. Not a purpose that holds a condition of its own ("To stop red when it scans Op_Server0,
+    ..."): cut, the order would lose that condition."""
+    found = PURPOSE_FIRST.match(line)
+    if found is None or CONDITION.search(found["reason"]) or not gives_order(line[found.end():]):
+        return line
+    return line[found.end():]
 
 
 def so_order(part: str) -> str:
@@ -535,6 +552,9 @@ def gives_order(sentence: str) -> bool:
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
+        return True
+    purpose = PURPOSE_FIRST.match(body)  # (r60m) "To keep the op server safe, plan ...": a purpose, then the order
+    if purpose and gives_order(body[purpose.end():]):
         return True
     if _AS_FAR.match(body) or _VERB_ALONE.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
