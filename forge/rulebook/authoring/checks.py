@@ -702,6 +702,13 @@ _NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)
                                r"(?=\s*(?:[.;!,\n\u2013\u2014]|--|$)|\s+(?:[\w']+\s+)?"
                                r"(?:do|does|help|helps|work|works|suffice|suffices|fix(?:es)?\s+it|cuts?\s+it|is\s+(?:needed|required|"
                                r"enough|called\s+for|acceptable|right)|gets?\s+it\s+back)\b)(?![^.!?\n]*\?)", re.IGNORECASE)
+# (r60m) "Nothing ... but <move>" with the clause's verb between them, "Nothing is to be recommended for the Defender but an
+# Analyse", "no move should be planned on User2 except a Remove": that move and no other, its order (shorthand reads
+# "nothing but a <move>" side by side). Not after a comma ("nothing is to be done there, but a Remove ..." opens another
+# clause), nor told in the past ("nothing was done ... but an Analyse": a story), nor asked ("... but an Analyse?").
+_NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:is|should\s+be|"
+                                   r"must\s+be|may\s+be|can\s+be|gets?|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
+                                   r"save)\s+(?:(?:a|an|the)\s+)?(?P<move>[\w-]+)(?![^.!?\n]*\?)", re.IGNORECASE)
 # (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
 # the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
@@ -868,6 +875,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
             cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
+            cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
                 same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
