@@ -606,6 +606,16 @@ def _earlier_note_hosts(opening: str, rest: str) -> str:
     return " and ".join(named) if named and not set(named) <= set(hosts_in(rest)) else ""
 
 
+# (r60m) The attacker's next move or aim told before the colon, as the order's reason: "Red will go for Op_Server0 next once
+# Enterprise2 falls, so deny it: with Enterprise2 compromised, ...", "Red wants Enterprise0 back as its relay, so deny it:
+# ...". A forecast of what red will do is no state of the network the order waits on (read as the situation, the host red
+# aims at was a condition no predicate should say): none, where the order after the colon opens with a case of its own.
+_ATTACKER_AIM = re.compile(r"^\s*(?:red|the\s+(?:attacker|adversary|intruder|red\s+(?:team|agent)))\s+(?:will|['\u2019]ll|would|"
+                           r"is\s+going\s+to|wants?|is\s+after|aims?\s+(?:at|for)|plans?\s+to|means\s+to|heads?\s+for|goes\s+for)\b",
+                           re.IGNORECASE)
+_OWN_CASE_FIRST = re.compile(r"^\s*(?:with|once|when|whenever|if|as\s+soon\s+as|while)\b[^,:;]{3,80},", re.IGNORECASE)
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
@@ -626,6 +636,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
+    if _ATTACKER_AIM.match(opening) and _OWN_CASE_FIRST.match(rest):
+        return ""  # (r60m) red's aim, the order's reason: "Red will go for <host> next ..., so deny it: with ..., ..."
     if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
         return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
     if (case := _OTHER_SAID_EXCEPT.match(opening.strip())) is not None:
