@@ -755,6 +755,9 @@ def written_out(text: str) -> str:
                                  else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
+    # (r60m) and the operators of code, "(User1 owned || User2 owned) && Enterprise1 clean": "and", "or" said in words (the
+    # "||" was read as no word at all, and the alternatives as both)
+    text = re.sub(r"\s*&&\s*", " and ", re.sub(r"\s*\|\|\s*", " or ", text))
     text = re.sub(r"\s+[&+]\s+", " and ", text)
     # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)

@@ -1,0 +1,139 @@
+"""Round 60 (r60m): blind-57's missed injections, by class; each reader with the neighbours it must leave alone."""
+from __future__ import annotations
+
+from forge.rulebook.authoring.compile import content_meaning, strip_justification
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
+
+
+def _problem(text: str, when: dict, action: dict, unexpressed: str = "") -> str:
+    return content_meaning(text, when, action, unexpressed).problem
+
+
+# -- a purpose said first, then the order (order.PURPOSE_FIRST) ------------------------------------------------------------
+
+_PURPOSE = "To protect the ops side, plan a DecoySSHD on Op_Host1 the moment Op_Host2 is compromised."
+
+
+def test_a_purpose_said_first_is_cut_and_the_order_kept():
+    assert strip_justification(_PURPOSE).startswith("plan a DecoySSHD on Op_Host1")
+    assert gives_order(_PURPOSE)
+    assert read_wording(_PURPOSE).gives_order
+
+
+def test_a_purpose_with_a_condition_of_its_own_is_not_cut_from_the_directive():
+    # guard: the cut would lose the purpose's condition ("when it probes User2")
+    assert not strip_justification("To stop red when it probes User2, place a decoy over there.").startswith("place")
+
+
+def test_a_purpose_said_after_the_order_is_still_its_reason():
+    # guard: the reason after the order is cut as before
+    assert strip_justification("Plan a DecoySSHD on Op_Host1 to keep the ops side out of reach.") == "Plan a DecoySSHD on Op_Host1"
+
+
+# -- the order's move made again and again (condition._MOVE_OVER_AND_OVER) ---------------------------------------------
+
+_EXPLOITED_USER4 = {"host": "User4", "activity": "Exploit"}
+
+
+def test_a_move_made_again_and_again_is_a_frequency_of_the_order():
+    text = "User4 shows an exploit? Restore(User4). again and again, whenever it does"
+    assert _problem(text, _EXPLOITED_USER4, {"mode": "do", "verb": "Restore", "target": "User4"}) == ""
+    text = "Whenever User4 shows an exploit, restore it over and over."
+    assert _problem(text, _EXPLOITED_USER4, {"mode": "do", "verb": "Restore", "target": "User4"}) == ""
+
+
+def test_a_move_told_in_the_past_again_and_again_is_still_history():
+    # guard: the defender's own past moves, told as a participle or in the past, are its history
+    action = {"mode": "do", "verb": "Remove", "target": "User4"}
+    assert _problem("Having restored(User4) again and again, now remove User4 when it shows an exploit.",
+                    _EXPLOITED_USER4, action).startswith("predicate refused: history")
+    assert _problem("When User4 shows an exploit after we restored it over and over, remove User4.",
+                    _EXPLOITED_USER4, action).startswith("predicate refused: history")
+
+
+# -- "nothing ... but <move>" around the clause's verb (checks._NOTHING_BUT_THE_MOVE) -----------------------------------
+
+_OP_SERVER = {"host": "Op_Server0"}
+
+
+def test_nothing_but_the_move_orders_that_move():
+    text = "Nothing should be planned for Op_Server0 but a Restore."
+    assert _problem(text, _OP_SERVER, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) == ""
+    text = "No move is to be chosen on Op_Server0 other than a Restore."
+    assert _problem(text, _OP_SERVER, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) == ""
+
+
+def test_nothing_but_the_move_never_passes_a_prohibition_of_it():
+    # guard: the move it keeps is ordered, never banned
+    text = "Nothing should be planned for Op_Server0 but a Restore."
+    assert _problem(text, _OP_SERVER, {"mode": "never", "verb": "Restore", "target": "Op_Server0"})
+
+
+def test_nothing_but_the_move_told_asked_or_after_a_comma_stays_in_doubt():
+    # guards: a story, a question and a second clause after a comma keep their negation
+    action = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
+    for text in ("Nothing was planned for Op_Server0 but a Restore, and red kept it.",
+                 "Nothing should be planned for Op_Server0 but a Restore?",
+                 "Nothing should be planned for Op_Server0, but a Restore there is wasted."):
+        assert _problem(text, _OP_SERVER, action), text
+
+
+# -- the attacker's aim told before the colon (instruction._ATTACKER_AIM) ------------------------------------------------
+
+_AIM = "Red will head for Enterprise1 next once User3 falls, so deny it: with User3 compromised, a DecoyTomcat on Enterprise1 comes first."
+
+
+def test_the_attackers_aim_before_the_colon_is_no_situation():
+    words = read_wording(_AIM)
+    assert words.situation == ""
+    assert [c.text for c in words.conditions] == ["with User3 compromised"]
+    when = {"host": "User3", "compromise": "any"}
+    assert _problem(_AIM, when, {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise1"}) == ""
+
+
+def test_the_attackers_aim_stays_the_situation_where_the_order_has_no_case_of_its_own():
+    # guard: with no case after the colon, red's aim is what the order answers
+    assert read_wording("Red will head for Enterprise1 next: a DecoyTomcat on Enterprise1 comes first.").situation
+
+
+def test_a_condition_on_the_host_red_aims_at_still_restricts_the_trigger():
+    # guard: "once red goes for Enterprise1" is a condition on Enterprise1
+    text = "Once red goes for Enterprise1, a DecoyTomcat on Enterprise1 comes first."
+    assert _problem(text, {"host": "User3", "compromise": "any"}, {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise1"})
+
+
+# -- "already" after the state (facts: history) --------------------------------------------------------------------------
+
+
+def test_already_after_the_state_is_the_state_now():
+    text = "Plan a Remove of User1 whenever it is exploited, unless User2 is owned already."
+    when = {"all": [{"host": "User1", "activity": "Exploit"}, {"not": {"host": "User2", "compromise": "any"}}]}
+    assert _problem(text, when, {"mode": "do", "verb": "Remove", "target": "User1"}) == ""
+
+
+def test_already_after_a_move_of_the_defender_is_still_history():
+    # guard: a move already made is the defender's history
+    text = "Plan a Remove of User1 whenever it is exploited, unless User2 was restored already."
+    when = {"all": [{"host": "User1", "activity": "Exploit"}, {"not": {"host": "User2", "compromise": "any"}}]}
+    assert _problem(text, when, {"mode": "do", "verb": "Remove", "target": "User1"}).startswith("predicate refused: history")
+
+
+# -- the operators of code, "||" and "&&" (forms: said in words) ---------------------------------------------------------
+
+_CODED = "(User3 rooted || User4 rooted) && Op_Host0 clean -> DecoySSHD(Op_Host0)"
+_DECOY_OP_HOST0 = {"mode": "do", "verb": "DecoySSHD", "target": "Op_Host0"}
+
+
+def test_code_or_and_and_are_read_as_words():
+    when = {"all": [{"any": [{"host": "User3", "compromise": "Privileged"}, {"host": "User4", "compromise": "Privileged"}]},
+                    {"host": "Op_Host0", "compromise": "No"}]}
+    assert _problem(_CODED, when, _DECOY_OP_HOST0) == ""
+
+
+def test_code_or_never_passes_one_alternative_alone_nor_drops_the_and():
+    # guards: one side of the "||" alone is narrower than its words only where it names every host; the "&&" is kept
+    only_one = {"all": [{"host": "User3", "compromise": "Privileged"}, {"host": "Op_Host0", "compromise": "No"}]}
+    assert _problem(_CODED, only_one, _DECOY_OP_HOST0)
+    no_and = {"any": [{"host": "User3", "compromise": "Privileged"}, {"host": "User4", "compromise": "Privileged"}]}
+    assert _problem(_CODED, no_and, _DECOY_OP_HOST0)
