@@ -137,3 +137,20 @@ def test_code_or_never_passes_one_alternative_alone_nor_drops_the_and():
     assert _problem(_CODED, only_one, _DECOY_OP_HOST0)
     no_and = {"any": [{"host": "User3", "compromise": "Privileged"}, {"host": "User4", "compromise": "Privileged"}]}
     assert _problem(_CODED, no_and, _DECOY_OP_HOST0)
+
+
+# -- a heading that picks one move of two, "One or the other but not both:" (instruction._ONE_NOT_BOTH) ---------------------
+
+_BOTH_OWNED = {"all": [{"host": "User1", "compromise": "any"}, {"host": "User2", "compromise": "any"}]}
+
+
+def test_one_or_the_other_before_the_colon_is_no_negated_condition():
+    text = "Just one or the other but not both: when User1 and User2 are both owned, the plan removes User2 only."
+    assert read_wording(text).situation == ""
+    assert _problem(text, _BOTH_OWNED, {"mode": "do", "verb": "Remove", "target": "User2"}) == ""
+
+
+def test_not_both_said_of_the_hosts_states_stays_a_negated_condition():
+    # guard: "not both owned" denies a state of the hosts
+    text = "User1 or User2 but not both owned: the plan removes User2."
+    assert _problem(text, _BOTH_OWNED, {"mode": "do", "verb": "Remove", "target": "User2"})

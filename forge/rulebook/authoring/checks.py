@@ -709,6 +709,10 @@ _NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)
 _NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:is|should\s+be|"
                                    r"must\s+be|may\s+be|can\s+be|gets?|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
                                    r"save)\s+(?:(?:a|an|the)\s+)?(?P<move>[\w-]+)(?![^.!?\n]*\?)", re.IGNORECASE)
+# (r60m) The order's choice of one move of two, "one or the other but not both", "either one, never both": its "not" turns
+# down doing both, no move of the order (instruction._ONE_NOT_BOTH reads it as no situation before a colon)
+_ONE_NOT_BOTH_SAID = re.compile(r"\b(?:one\s+or\s+the\s+other|either\s+one|one\s+of\s+(?:the\s+)?two)\s*,?\s*(?:(?:but|and)\s+)?"
+                                r"(?:not|never)\s+both\b", re.IGNORECASE)
 # (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
 # the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
@@ -875,6 +879,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
             cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
+            cues = _ONE_NOT_BOTH_SAID.sub(" ", cues)
             cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(

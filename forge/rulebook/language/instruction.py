@@ -613,6 +613,11 @@ def _earlier_note_hosts(opening: str, rest: str) -> str:
 _ATTACKER_AIM = re.compile(r"^\s*(?:red|the\s+(?:attacker|adversary|intruder|red\s+(?:team|agent)))\s+(?:will|['\u2019]ll|would|"
                            r"is\s+going\s+to|wants?|is\s+after|aims?\s+(?:at|for)|plans?\s+to|means\s+to|heads?\s+for|goes\s+for)\b",
                            re.IGNORECASE)
+# (r60m) A heading that says the order picks one move of two, before the colon: "One or the other but not both: when ...",
+# "Either one, never both:", "Not both:". It tells the order's choice, no state of a host (read as the situation, its "not"
+# was a negated condition no predicate could say).
+_ONE_NOT_BOTH = re.compile(r"^\s*(?:(?:(?:only|just)\s+)?one\s+or\s+the\s+other|either\s+one|(?:only|just)\s+one\s+of\s+(?:the\s+)?"
+                           r"(?:two|pair))?\s*,?\s*(?:(?:but|and)\s+)?(?:not|never)\s+both\s*$", re.IGNORECASE)
 _OWN_CASE_FIRST = re.compile(r"^\s*(?:with|once|when|whenever|if|as\s+soon\s+as|while)\b[^,:;]{3,80},", re.IGNORECASE)
 
 
@@ -636,8 +641,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
-    if _ATTACKER_AIM.match(opening) and _OWN_CASE_FIRST.match(rest):
-        return ""  # (r60m) red's aim, the order's reason: "Red will go for <host> next ..., so deny it: with ..., ..."
+    if (_ATTACKER_AIM.match(opening) or _ONE_NOT_BOTH.match(opening)) and _OWN_CASE_FIRST.match(rest):
+        return ""  # (r60m) red's aim, the order's reason ("Red will go for <host> next ..., so deny it: with ..."); a choice
     if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
         return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
     if (case := _OTHER_SAID_EXCEPT.match(opening.strip())) is not None:
