@@ -154,3 +154,24 @@ def test_not_both_said_of_the_hosts_states_stays_a_negated_condition():
     # guard: "not both owned" denies a state of the hosts
     text = "User1 or User2 but not both owned: the plan removes User2."
     assert _problem(text, _BOTH_OWNED, {"mode": "do", "verb": "Remove", "target": "User2"})
+
+
+# -- the order said as what the plan does after "means", or as a host planned for a move (forbidding._MODAL_ORDER) --------
+
+
+def test_the_move_the_plan_makes_after_means_is_an_order():
+    text = "A probe on Op_Host2 means the plan decoys that host with a DecoySSHD before anything else."
+    assert gives_order(text)
+    when = {"host": "Op_Host2", "activity": "Scan"}
+    assert _problem(text, when, {"mode": "do", "verb": "DecoySSHD", "target": "Op_Host2"}) == ""
+
+
+def test_a_host_to_be_planned_for_a_move_is_an_order_of_it():
+    assert gives_order("Any box that keeps one level through four steps is to be scheduled for a Restore.")
+
+
+def test_the_plan_that_never_makes_the_move_or_a_host_planned_for_it_in_the_past_orders_nothing():
+    # guards: a "never" after "means the plan" forbids the move; a host told as planned for it is a story
+    text = "A probe on Op_Host2 means the plan never decoys that host."
+    assert _problem(text, {"host": "Op_Host2", "activity": "Scan"}, {"mode": "do", "verb": "DecoySSHD", "target": "Op_Host2"})
+    assert not gives_order("Op_Host2 was scheduled for a DecoySSHD at step 6.")
