@@ -2127,7 +2127,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
-    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw)
+    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2170,6 +2170,28 @@ def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
         return None
     return ("polarity: the text takes a move back by a ban that names none (\"don't do it\"): whether it orders "
             f"{action_raw.get('verb')} or turns it down is not certain; keep the rule semantic")
+
+
+# (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "restore it - no, scratch that: remove
+# it", "Restore... I mean Remove". The move before the correction (`was`, in the few words before it) is taken back; the
+# order is what follows.
+_CORRECTED = re.compile(r"(?P<was>[^.;:!?]{0,40}?)\s*[,.!\u2013\u2014-]*\s*\b(?:no\s*[,.!]?\s*wait|wait\s*[,.!]?\s*no|"
+                        r"(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel)\s+that|i\s+mean(?!\s+it\b))\b"
+                        r"\s*[,.:!\u2013\u2014-]*\s*(?P<now>[^.;!?]{1,60})", re.IGNORECASE)
+
+
+def _move_corrected(text: str, action_raw: Any) -> Optional[str]:
+    """(r60m) An order compiled of the move the writer took back (`_CORRECTED`: "U1-U3 at User - Restore, no wait,
+    Remove"): the order is the move after the correction, never the one before it."""
+    if not isinstance(action_raw, dict) or action_raw.get("mode") not in ("do", "prefer"):
+        return None
+    verb = _verb(action_raw.get("verb"))
+    for found in _CORRECTED.finditer(text or ""):
+        was, now = verbs_in(found["was"]), verbs_in(found["now"])
+        if verb and was and now and same_verb(was[-1], verb) and not any(same_verb(n, verb) for n in now):
+            return (f"polarity: the text takes {verb} back (\"no wait\", \"scratch that\") and orders {now[0]}: the "
+                    "order is the move after the correction")
+    return None
 
 
 def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:
