@@ -175,3 +175,35 @@ def test_the_plan_that_never_makes_the_move_or_a_host_planned_for_it_in_the_past
     text = "A probe on Op_Host2 means the plan never decoys that host."
     assert _problem(text, {"host": "Op_Host2", "activity": "Scan"}, {"mode": "do", "verb": "DecoySSHD", "target": "Op_Host2"})
     assert not gives_order("Op_Host2 was scheduled for a DecoySSHD at step 6.")
+
+
+# -- a move the writer corrects, "Restore, no wait, Remove" (checks._move_corrected) --------------------------------------
+
+_USER4_ROOTED = {"host": "User4", "compromise": "Privileged"}
+
+
+def test_the_move_taken_back_by_a_correction_is_no_order():
+    for text in ("User4 rooted: Analyse it, no wait, Restore it.", "User4 rooted -> analyse it - nope, scratch that: restore it"):
+        assert "takes Analyse back" in _problem(text, _USER4_ROOTED, {"mode": "do", "verb": "Analyse", "target": "User4"})
+        assert _problem(text, _USER4_ROOTED, {"mode": "do", "verb": "Restore", "target": "User4"}) == "", text
+
+
+def test_i_mean_it_is_no_correction():
+    # guard: "I mean it" stresses the order before it
+    text = "User4 rooted: Restore it, I mean it."
+    assert _problem(text, _USER4_ROOTED, {"mode": "do", "verb": "Restore", "target": "User4"}) == ""
+
+
+# -- a range of hosts before a note's dash, each host in its state (names._NOTE_ORDER) --------------------------------------
+
+
+def test_a_range_before_a_notes_dash_is_each_host_of_it():
+    when = {"any": [{"host": "Op_Host0", "compromise": "Privileged"}, {"host": "Op_Host1", "compromise": "Privileged"}]}
+    text = "Op_Host0-Op_Host1 at root - Restore"
+    assert _problem(text, when, {"mode": "do", "verb": "Restore", "target": "$matched"}) == ""
+
+
+def test_a_range_before_a_dash_whose_order_names_them_all_stays_every_host():
+    # guard: "them all" is an order on the whole range, whose state is all of theirs
+    when = {"any": [{"host": "Op_Host0", "compromise": "Privileged"}, {"host": "Op_Host1", "compromise": "Privileged"}]}
+    assert _problem("Op_Host0-Op_Host1 at root - Restore them all", when, {"mode": "do", "verb": "Restore", "target": "$matched"})
