@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import content_meaning, strip_justification
+from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.wording import read_wording
 
@@ -207,3 +208,26 @@ def test_a_range_before_a_dash_whose_order_names_them_all_stays_every_host():
     # guard: "them all" is an order on the whole range, whose state is all of theirs
     when = {"any": [{"host": "Op_Host0", "compromise": "Privileged"}, {"host": "Op_Host1", "compromise": "Privileged"}]}
     assert _problem("Op_Host0-Op_Host1 at root - Restore them all", when, {"mode": "do", "verb": "Restore", "target": "$matched"})
+
+
+# -- a window glossed in numbers, "(26 to 30)" (episode._GLOSSED_STEPS); "or else" and its threat (order.JUSTIFICATION) ----
+
+def test_a_window_glossed_in_brackets_is_one_window():
+    text = "During the closing four turns of the game (27-30), plan nothing but Monitor."
+    assert len(step_windows(text)) == 1
+    assert "27" not in without_step_windows(text)
+
+
+def test_a_gloss_that_disagrees_with_its_window_is_left_as_written():
+    # guard: "(20 to 30)" is no gloss of the closing four turns
+    assert "20 to 30" in without_step_windows("During the closing four turns of the game (20 to 30), plan a Monitor.")
+
+
+def test_or_else_and_the_threat_after_it_is_a_reason():
+    words = read_wording("From step 27 on, plan no Remove whatsoever, or else red walks straight back in.")
+    assert [p.verb for p in words.prohibitions] == ["Remove"]
+
+
+def test_or_else_before_an_order_or_a_case_is_kept():
+    # guards: an order after "or else" is the order's alternative, no reason
+    assert "restore it" in read_wording("When User4 is rooted, remove it, or else restore it.").instruction
