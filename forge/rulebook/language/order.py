@@ -83,6 +83,9 @@ NOT_TOLD = r"(?<!\btold\s)(?<!\binstructed\s)(?<!\badvised\s)(?<!\binformed\s)(?
 JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|"
     + NOT_TOLD + r"otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    # (r60m) "or else" and what it threatens, said of a subject ("..., or else the points never come back", "or else red
+    # walks in"): a reason. Not an order after it ("or else restore it"), nor a case ("or else, if ...")
+    r"or\s+else\s+(?=(?:the|its|their|our|your|my|red|we|you|they|it|that|this|he|she)\b)|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
