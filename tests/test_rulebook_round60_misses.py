@@ -231,3 +231,18 @@ def test_or_else_and_the_threat_after_it_is_a_reason():
 def test_or_else_before_an_order_or_a_case_is_kept():
     # guards: an order after "or else" is the order's alternative, no reason
     assert "restore it" in read_wording("When User4 is rooted, remove it, or else restore it.").instruction
+
+
+# -- a move said to have failed, "that Remove did not work" (checks._MOVE_FAILED) -----------------------------------------
+
+_FAILED = "User2 still held a step after an Analyse means the Analyse did not take: move on to a Remove."
+_ANALYSED_UNCHANGED = {"host": "User2", "compromise": "any", "acted": "Analyse", "within": 1, "changed": False}
+
+
+def test_a_move_said_to_have_failed_is_no_negation_of_the_order():
+    assert _problem(_FAILED, _ANALYSED_UNCHANGED, {"mode": "do", "verb": "Remove", "target": "User2"}) == ""
+
+
+def test_a_move_said_to_have_failed_still_needs_its_history():
+    # guard: the failed move is a condition on history, which a predicate of the state alone leaves out
+    assert _problem(_FAILED, {"host": "User2", "compromise": "any"}, {"mode": "do", "verb": "Remove", "target": "User2"})

@@ -616,6 +616,10 @@ _UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not
 # worked", "did any good", "was worth it".
 _TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
                              r"worked|held|done))\b", re.IGNORECASE)
+# (r60m) A move the defender made said to have failed, "that Remove did not work", "the Restore didn't take": the outcome its
+# condition looks back at (history: `changed` false), no turning down of the order's move.
+_MOVE_FAILED = re.compile(r"\b(?:that|the|this|its|our|my|a|their)\s+(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*)\s+(?:did|had|has|does)"
+                          r"(?:n['\u2019]t|\s+not)\s+(?:work|take|hold|stick|help|succeed|land)\b", re.IGNORECASE)
 # (r42m) What has not been done so far, told in the perfect with "yet" ("no one has inspected that box yet", "it hasn't been
 # analysed yet"): the history that makes the order worth giving, no turning down of it.
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
@@ -879,7 +883,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
             cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
-            cues = _ONE_NOT_BOTH_SAID.sub(" ", cues)
+            cues = _MOVE_FAILED.sub(" ", _ONE_NOT_BOTH_SAID.sub(" ", cues))
             cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
