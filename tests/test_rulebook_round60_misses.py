@@ -34,23 +34,23 @@ def test_a_purpose_said_after_the_order_is_still_its_reason():
 
 # -- the order's move made again and again (condition._MOVE_OVER_AND_OVER) ---------------------------------------------
 
-_EXPLOITED_USER4 = {"host": "User4", "activity": "Exploit"}
+_EXPLOITED_USER0 = {"host": "User0", "activity": "Exploit"}
 
 
 def test_a_move_made_again_and_again_is_a_frequency_of_the_order():
-    text = "User4 shows an exploit? Restore(User4). again and again, whenever it does"
-    assert _problem(text, _EXPLOITED_USER4, {"mode": "do", "verb": "Restore", "target": "User4"}) == ""
-    text = "Whenever User4 shows an exploit, restore it over and over."
-    assert _problem(text, _EXPLOITED_USER4, {"mode": "do", "verb": "Restore", "target": "User4"}) == ""
+    text = "Exploit on User0? Restore(User0). again and again, each time it lights up"
+    assert _problem(text, _EXPLOITED_USER0, {"mode": "do", "verb": "Restore", "target": "User0"}) == ""
+    text = "Whenever User0 is under exploit, restore it over and over."
+    assert _problem(text, _EXPLOITED_USER0, {"mode": "do", "verb": "Restore", "target": "User0"}) == ""
 
 
 def test_a_move_told_in_the_past_again_and_again_is_still_history():
     # guard: the defender's own past moves, told as a participle or in the past, are its history
-    action = {"mode": "do", "verb": "Remove", "target": "User4"}
-    assert _problem("Having restored(User4) again and again, now remove User4 when it shows an exploit.",
-                    _EXPLOITED_USER4, action).startswith("predicate refused: history")
-    assert _problem("When User4 shows an exploit after we restored it over and over, remove User4.",
-                    _EXPLOITED_USER4, action).startswith("predicate refused: history")
+    action = {"mode": "do", "verb": "Remove", "target": "User0"}
+    assert _problem("Having restored(User0) again and again, now remove User0 while it is under exploit.",
+                    _EXPLOITED_USER0, action).startswith("predicate refused: history")
+    assert _problem("While User0 is under exploit after we restored it over and over, remove User0.",
+                    _EXPLOITED_USER0, action).startswith("predicate refused: history")
 
 
 # -- "nothing ... but <move>" around the clause's verb (checks._NOTHING_BUT_THE_MOVE) -----------------------------------
@@ -140,13 +140,13 @@ def test_code_or_never_passes_one_alternative_alone_nor_drops_the_and():
     assert _problem(_CODED, no_and, _DECOY_OP_HOST0)
 
 
-# -- a heading that picks one move of two, "One or the other but not both:" (instruction._ONE_NOT_BOTH) ---------------------
+# -- a heading that picks one move of two, "One or the other, never both:" (instruction._ONE_NOT_BOTH) ---------------------
 
 _BOTH_OWNED = {"all": [{"host": "User1", "compromise": "any"}, {"host": "User2", "compromise": "any"}]}
 
 
 def test_one_or_the_other_before_the_colon_is_no_negated_condition():
-    text = "Just one or the other but not both: when User1 and User2 are both owned, the plan removes User2 only."
+    text = "Just one or the other, and not both: with User1 and User2 both owned, the plan removes User2 only."
     assert read_wording(text).situation == ""
     assert _problem(text, _BOTH_OWNED, {"mode": "do", "verb": "Remove", "target": "User2"}) == ""
 

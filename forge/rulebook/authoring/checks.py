@@ -706,14 +706,14 @@ _NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)
                                r"(?=\s*(?:[.;!,\n\u2013\u2014]|--|$)|\s+(?:[\w']+\s+)?"
                                r"(?:do|does|help|helps|work|works|suffice|suffices|fix(?:es)?\s+it|cuts?\s+it|is\s+(?:needed|required|"
                                r"enough|called\s+for|acceptable|right)|gets?\s+it\s+back)\b)(?![^.!?\n]*\?)", re.IGNORECASE)
-# (r60m) "Nothing ... but <move>" with the clause's verb between them, "Nothing is to be recommended for the Defender but an
-# Analyse", "no move should be planned on User2 except a Remove": that move and no other, its order (shorthand reads
+# (r60m) "Nothing ... but <move>" with the clause's verb between them, "Nothing should be advised on User3 other than a
+# Restore", "no move should be planned on User2 except a Remove": that move and no other, its order (shorthand reads
 # "nothing but a <move>" side by side). Not after a comma ("nothing is to be done there, but a Remove ..." opens another
 # clause), nor told in the past ("nothing was done ... but an Analyse": a story), nor asked ("... but an Analyse?").
 _NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:is|should\s+be|"
                                    r"must\s+be|may\s+be|can\s+be|gets?|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
                                    r"save)\s+(?:(?:a|an|the)\s+)?(?P<move>[\w-]+)(?![^.!?\n]*\?)", re.IGNORECASE)
-# (r60m) The order's choice of one move of two, "one or the other but not both", "either one, never both": its "not" turns
+# (r60m) The order's choice of one move of two, "one or the other, and not both", "either one, never both": its "not" turns
 # down doing both, no move of the order (instruction._ONE_NOT_BOTH reads it as no situation before a colon)
 _ONE_NOT_BOTH_SAID = re.compile(r"\b(?:one\s+or\s+the\s+other|either\s+one|one\s+of\s+(?:the\s+)?two)\s*,?\s*(?:(?:but|and)\s+)?"
                                 r"(?:not|never)\s+both\b", re.IGNORECASE)
@@ -2176,7 +2176,7 @@ def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
             f"{action_raw.get('verb')} or turns it down is not certain; keep the rule semantic")
 
 
-# (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "restore it - no, scratch that: remove
+# (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "analyse it - nope, strike that: decoy
 # it", "Restore... I mean Remove". The move before the correction (`was`, in the few words before it) is taken back; the
 # order is what follows.
 _CORRECTED = re.compile(r"(?P<was>[^.;:!?]{0,40}?)\s*[,.!\u2013\u2014-]*\s*\b(?:no\s*[,.!]?\s*wait|wait\s*[,.!]?\s*no|"

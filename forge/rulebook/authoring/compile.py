@@ -191,7 +191,7 @@ def _reason_first_cut(line: str) -> str:
     if found is not None and reason_states(found["reason"]):
         return line
     if found is None:
-        return without_purpose_first(line)  # (r60m) or a purpose said first, "To keep the op server safe, plan ..."
+        return without_purpose_first(line)  # (r60m) or a purpose said first, "To shield the ops side, decoy ..."
     return line[found.end():] if read_wording(line[found.end():]).gives_order else line
 
 

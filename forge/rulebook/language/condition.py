@@ -154,7 +154,7 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
 _MOVE_AGAIN = re.compile(rf"(?P<move>\b(?:{MOVE_NAMES})(?:\s+(?:it|them|that\s+host|the\s+host|\w+\d))?)\s+(?:again|once\s+more)\b"
                          r"(?:\s+(?:at\s+|on\s+|in\s+)?(?:the\s+)?next\s+(?:step|turn))?", re.IGNORECASE)
 # (r60m) And the order's move said to be made again and again, its host in words or in a call's brackets, the frequency
-# after the call's full stop too: "Remove(Enterprise2). again and again, every time it does", "restore it over and over":
+# after the call's full stop too: "Restore(User0). again and again, each time it lights up", "restore it over and over":
 # the order made each time its case comes back, no past move the condition asks for. Not a move told in the past or as a
 # participle ("removed User3 again and again", "having removed it over and over"): that is the defender's history.
 _MOVE_OVER_AND_OVER = re.compile(rf"(?P<move>\b(?:{MOVE_NAMES})(?<!ed)(?<!ing)(?:\s+(?:it|them|that\s+host|the\s+host|\w+\d)|"

@@ -287,7 +287,7 @@ def _bound_included(window: EpisodeStep, text: str, end: int) -> tuple[EpisodeSt
 _OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORECASE)
 
 
-# (r60m) The window's steps glossed in brackets right after it, "in the final five steps of the episode (26 to 30)", "in
+# (r60m) The window's steps glossed in brackets right after it, "in the closing four turns of the game (27-30)", "in
 # the first three steps (1-3)": the same window said in numbers (left over, the gloss was a condition no reading placed,
 # and a rule held in that window was kept semantic). Only a gloss that agrees with the window (as many steps, or the same
 # bounds) is read as part of it.

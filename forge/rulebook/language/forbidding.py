@@ -360,8 +360,8 @@ LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|
 _HOLDING_VERB = r"(?:include|contain|carry|feature)\s+(?:an?|the|one)\s+"
 
 
-# (r60m) The host said to be put down for the move, in the passive after a modal: "any host held at one level for three
-# steps is to be planned for a Restore", "... should be scheduled for a Remove": the order of that move.
+# (r60m) The host said to be put down for the move, in the passive after a modal: "a box stuck at one level for four
+# steps is to be scheduled for a Restore", "... should be slated for a Remove": the order of that move.
 _PLANNED_FOR = r"(?:planned|scheduled|slated|earmarked|lined\s+up|queued(?:\s+up)?)\s+for\s+(?:an?|the|one)\s+"
 
 
@@ -379,7 +379,7 @@ MEANS_DENIED = (r"(?<!\bnever\s)(?<!\bhardly\s)(?<!\brarely\s)(?<!\bseldom\s)(?<
                  r"(?<!\bno\slonger\s)(?<!\bnecessarily\s)(?<!\bautomatically\s)(?<!\bnot\salways\s)")
 
 
-# (r60m) The one addressed also named by its reply, "an exploit means the plan restores that host", "... means your report
+# (r60m) The one addressed also named by its reply, "a probe there means the plan decoys the host", "... means your report
 # recommends a Remove": the move that reply holds, its order.
 MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we|(?:the|your|our|my)\s+(?:plan|report|reply|answer))(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")

@@ -67,8 +67,8 @@ SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|pri
 REASON_FIRST = re.compile(r"^\s*(?:because|" + SINCE_AS_REASON + r"|given\s+that|seeing\s+(?:as|that))\b(?P<reason>[^:.;!?]{1,200}):\s*(?=\S)",
                           re.IGNORECASE)
 
-# (r60m) A purpose said first and closed by a comma or a colon, before the order it serves: "To keep the op server safe,
-# plan a DecoyApache on Enterprise2 ...", "In order to shield the ops side: Restore ...". A purpose is neither a condition
+# (r60m) A purpose said first and closed by a comma or a colon, before the order it serves: "To shield the user side,
+# put a DecoySvchost on User1 ...", "In order to spare the ops side: Restore ...". A purpose is neither a condition
 # nor the order: the reason cut (compile.strip_justification) matched its opening "to keep" and took the whole text with
 # it, and an empty directive dropped the rule. `reason` is its words (compile._reason_first_cut keeps what follows).
 PURPOSE_FIRST = re.compile(r"^\s*(?:in\s+order\s+to|so\s+as\s+to|to\s+(?:prevent|stop|avoid|keep|make\s+sure|save|protect|"
@@ -83,8 +83,8 @@ NOT_TOLD = r"(?<!\btold\s)(?<!\binstructed\s)(?<!\badvised\s)(?<!\binformed\s)(?
 JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|"
     + NOT_TOLD + r"otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
-    # (r60m) "or else" and what it threatens, said of a subject ("..., or else the points never come back", "or else red
-    # walks in"): a reason. Not an order after it ("or else restore it"), nor a case ("or else, if ...")
+    # (r60m) "or else" and what it threatens, said of a subject ("..., or else red walks in", "or else we
+    # lose the reward"): a reason. Not an order after it ("or else restore it"), nor a case ("or else, if ...")
     r"or\s+else\s+(?=(?:the|its|their|our|your|my|red|we|you|they|it|that|this|he|she)\b)|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
@@ -227,8 +227,8 @@ def without_justification(text: str) -> str:
 
 
 def without_purpose_first(line: str) -> str:
-    """`line` without a purpose said first (PURPOSE_FIRST), "To keep the op server safe, plan ...", where what follows
-    gives an order; else `line`. Not a purpose that holds a condition of its own ("To stop red when it scans Op_Server0,
+    """`line` without a purpose said first (PURPOSE_FIRST), "To shield the user side, decoy ...", where what follows
+    gives an order; else `line` (`gives_order` reads past it too). Not a purpose that holds a condition of its own ("To stop red when it scans Op_Server0,
     ..."): cut, the order would lose that condition."""
     found = PURPOSE_FIRST.match(line)
     if found is None or CONDITION.search(found["reason"]) or not gives_order(line[found.end():]):
@@ -517,7 +517,7 @@ _ENUMERATOR = re.compile(r"^\(\s*(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\s*\)\s*", re.IGNO
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
-    body = LEAD_WORD.sub("", _ENUMERATOR.sub("", sentence.strip().lstrip("-*0123456789.) ").strip()))
+    body = without_purpose_first(LEAD_WORD.sub("", _ENUMERATOR.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())))  # (r60m)
     future = FROM_NOW_ON.match(body)
     body = FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
     if future:  # (r45m) "Next time, for ..., I should rate it high and recommend ...": the teacher's resolve, the order
@@ -555,9 +555,6 @@ def gives_order(sentence: str) -> bool:
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
-        return True
-    purpose = PURPOSE_FIRST.match(body)  # (r60m) "To keep the op server safe, plan ...": a purpose, then the order
-    if purpose and gives_order(body[purpose.end():]):
         return True
     if _AS_FAR.match(body) or _VERB_ALONE.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
