@@ -84,8 +84,9 @@ JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|"
     + NOT_TOLD + r"otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     # (r60m) "or else" and what it threatens, said of a subject ("..., or else red walks in", "or else we
-    # lose the reward"): a reason. Not an order after it ("or else restore it"), nor a case ("or else, if ...")
-    r"or\s+else\s+(?=(?:the|its|their|our|your|my|red|we|you|they|it|that|this|he|she)\b)|"
+    # lose the reward"): a reason, where it ends the text. Not an order after it ("or else restore it"), nor a case ("or
+    # else, if ..."), nor a threat the text goes on after ("..., or else it stays rooted: Restore ..."), whose cut took that order
+    r"or\s+else\s+(?=(?:the|its|their|our|your|my|red|we|you|they|it|that|this|he|she)\b)(?![^.;:!?]*[.;:!?]\s*\S)|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
