@@ -2177,10 +2177,10 @@ def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
 
 
 # (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "analyse it - nope, strike that: decoy
-# it", "Restore... I mean Remove". The move before the correction (`was`, in the few words before it) is taken back; the
-# order is what follows.
+# it". The move before the correction (`was`, in the few words before it) is taken back; the order is what follows. (Not
+# "..., sorry, I mean Restore" yet: kept semantic, a rule so corrected outlived the edit that replaced it, blind-53.)
 _CORRECTED = re.compile(r"(?P<was>[^.;:!?]{0,40}?)\s*[,.!\u2013\u2014-]*\s*\b(?:no\s*[,.!]?\s*wait|wait\s*[,.!]?\s*no|"
-                        r"(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel)\s+that|i\s+mean(?!\s+it\b))\b"
+                        r"(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel)\s+that)\b"
                         r"\s*[,.:!\u2013\u2014-]*\s*(?P<now>[^.;!?]{1,60})", re.IGNORECASE)
 
 
