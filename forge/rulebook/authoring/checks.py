@@ -634,6 +634,10 @@ _HEDGE_WITHDRAWN = re.compile(r"\b(?:maybe|perhaps|possibly)\b(?P<hedged>[^.;:!?
 # worked", "did any good", "was worth it".
 _TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
                              r"worked|held|done))\b", re.IGNORECASE)
+# (r60m) A move the defender made said to have failed, "that Remove did not work", "the Restore didn't take": the outcome its
+# condition looks back at (history: `changed` false), no turning down of the order's move.
+_MOVE_FAILED = re.compile(r"\b(?:that|the|this|its|our|my|a|their)\s+(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*)\s+(?:did|had|has|does)"
+                          r"(?:n['\u2019]t|\s+not)\s+(?:work|take|hold|stick|help|succeed|land)\b", re.IGNORECASE)
 # (r42m) What has not been done so far, told in the perfect with "yet" ("no one has inspected that box yet", "it hasn't been
 # analysed yet"): the history that makes the order worth giving, no turning down of it.
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
@@ -720,6 +724,17 @@ _NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)
                                r"(?=\s*(?:[.;!,\n\u2013\u2014]|--|$)|\s+(?:[\w']+\s+)?"
                                r"(?:do|does|help|helps|work|works|suffice|suffices|fix(?:es)?\s+it|cuts?\s+it|is\s+(?:needed|required|"
                                r"enough|called\s+for|acceptable|right)|gets?\s+it\s+back)\b)(?![^.!?\n]*\?)", re.IGNORECASE)
+# (r60m) "Nothing ... but <move>" with the clause's verb between them, "Nothing should be advised on User3 other than a
+# Restore", "no move should be planned on User2 except a Remove": that move and no other, its order (shorthand reads
+# "nothing but a <move>" side by side). Not after a comma ("nothing is to be done there, but a Remove ..." opens another
+# clause), nor told in the past ("nothing was done ... but an Analyse": a story), nor asked ("... but an Analyse?").
+_NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:is|should\s+be|"
+                                   r"must\s+be|may\s+be|can\s+be|gets?|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
+                                   r"save)\s+(?:(?:a|an|the)\s+)?(?P<move>[\w-]+)(?![^.!?\n]*\?)", re.IGNORECASE)
+# (r60m) The order's choice of one move of two, "one or the other, and not both", "either one, never both": its "not" turns
+# down doing both, no move of the order (instruction._ONE_NOT_BOTH reads it as no situation before a colon)
+_ONE_NOT_BOTH_SAID = re.compile(r"\b(?:one\s+or\s+the\s+other|either\s+one|one\s+of\s+(?:the\s+)?two)\s*,?\s*(?:(?:but|and)\s+)?"
+                                r"(?:not|never)\s+both\b", re.IGNORECASE)
 # (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
 # the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
@@ -890,6 +905,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
             cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
+            cues = _MOVE_FAILED.sub(" ", _ONE_NOT_BOTH_SAID.sub(" ", cues))
+            cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
                 same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
@@ -2136,7 +2153,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
-    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw)
+    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2179,6 +2196,28 @@ def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
         return None
     return ("polarity: the text takes a move back by a ban that names none (\"don't do it\"): whether it orders "
             f"{action_raw.get('verb')} or turns it down is not certain; keep the rule semantic")
+
+
+# (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "analyse it - nope, strike that: decoy
+# it". The move before the correction (`was`, in the few words before it) is taken back; the order is what follows. (Not
+# "..., sorry, I mean Restore" yet: kept semantic, a rule so corrected outlived the edit that replaced it, blind-53.)
+_CORRECTED = re.compile(r"(?P<was>[^.;:!?]{0,40}?)\s*[,.!\u2013\u2014-]*\s*\b(?:no\s*[,.!]?\s*wait|wait\s*[,.!]?\s*no|"
+                        r"(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel)\s+that)\b"
+                        r"\s*[,.:!\u2013\u2014-]*\s*(?P<now>[^.;!?]{1,60})", re.IGNORECASE)
+
+
+def _move_corrected(text: str, action_raw: Any) -> Optional[str]:
+    """(r60m) An order compiled of the move the writer took back (`_CORRECTED`: "U1-U3 at User - Restore, no wait,
+    Remove"): the order is the move after the correction, never the one before it."""
+    if not isinstance(action_raw, dict) or action_raw.get("mode") not in ("do", "prefer"):
+        return None
+    verb = _verb(action_raw.get("verb"))
+    for found in _CORRECTED.finditer(text or ""):
+        was, now = verbs_in(found["was"]), verbs_in(found["now"])
+        if verb and was and now and same_verb(was[-1], verb) and not any(same_verb(n, verb) for n in now):
+            return (f"polarity: the text takes {verb} back (\"no wait\", \"scratch that\") and orders {now[0]}: the "
+                    "order is the move after the correction")
+    return None
 
 
 def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:

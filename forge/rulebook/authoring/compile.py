@@ -54,7 +54,7 @@ from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.markers import states_something
 from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
-from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, REASON_FIRST, SINCE_AS_REASON, sentences
+from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, REASON_FIRST, SINCE_AS_REASON, sentences, without_purpose_first
 from forge.rulebook.language.forms import bare_question_said
 from forge.rulebook.language.wording import read_wording
 
@@ -188,8 +188,10 @@ def _reason_first_cut(line: str) -> str:
     (r58d) Not where the reason tells of a state ("Because User1 is rooted: Restore User1", "Given that User3 is at
     root: ..."): that state is the case the order rests on, and the order cut from it held whatever the host's state.)"""
     found = REASON_FIRST.match(line)
-    if found is None or reason_states(found["reason"]):
+    if found is not None and reason_states(found["reason"]):
         return line
+    if found is None:
+        return without_purpose_first(line)  # (r60m) or a purpose said first, "To shield the ops side, decoy ..."
     return line[found.end():] if read_wording(line[found.end():]).gives_order else line
 
 

@@ -134,8 +134,10 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # (nor what a move is said to fall short at, r41m, r41h: "a Remove won't clear root" says what the move does, no past move)
     # (r49m: nor the order's own move said again, "recommend Analyse again next step": what the order repeats, no past it
     # asks for)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", _MOVE_AGAIN.sub(
-        lambda m: m["move"], falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction))))))
+    # (r60m: nor its move made again and again, `_MOVE_OVER_AND_OVER`)
+    order = _MOVE_OVER_AND_OVER.sub(lambda m: m["move"], falls_short_away(other_host_away(conceded_away(
+        _told_aside_away(words.instruction)))))
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", _MOVE_AGAIN.sub(lambda m: m["move"], order))
     said = [c.text for c in words.conditions] + [verdict_away(order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
@@ -151,6 +153,13 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
 # (r49m) The order's move, repeated: "Analyse it again", "recommend Analyse again next step", "Restore User2 once more".
 _MOVE_AGAIN = re.compile(rf"(?P<move>\b(?:{MOVE_NAMES})(?:\s+(?:it|them|that\s+host|the\s+host|\w+\d))?)\s+(?:again|once\s+more)\b"
                          r"(?:\s+(?:at\s+|on\s+|in\s+)?(?:the\s+)?next\s+(?:step|turn))?", re.IGNORECASE)
+# (r60m) And the order's move said to be made again and again, its host in words or in a call's brackets, the frequency
+# after the call's full stop too: "Restore(User0). again and again, each time it lights up", "restore it over and over":
+# the order made each time its case comes back, no past move the condition asks for. Not a move told in the past or as a
+# participle ("removed User3 again and again", "having removed it over and over"): that is the defender's history.
+_MOVE_OVER_AND_OVER = re.compile(rf"(?P<move>\b(?:{MOVE_NAMES})(?<!ed)(?<!ing)(?:\s+(?:it|them|that\s+host|the\s+host|\w+\d)|"
+                                 r"\s*\(\s*\w+\s*\))?)\s*[.,]?\s+(?:again\s+and\s+again|over\s+and\s+over(?:\s+again)?)\b",
+                                 re.IGNORECASE)
 
 
 # (r41m) An aside in brackets that tells what happened, its verbs all past ("(the Remove never held there: two tries,

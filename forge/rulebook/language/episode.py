@@ -287,6 +287,24 @@ def _bound_included(window: EpisodeStep, text: str, end: int) -> tuple[EpisodeSt
 _OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORECASE)
 
 
+# (r60m) The window's steps glossed in brackets right after it, "in the closing four turns of the game (27-30)", "in
+# the first three steps (1-3)": the same window said in numbers (left over, the gloss was a condition no reading placed,
+# and a rule held in that window was kept semantic). Only a gloss that agrees with the window (as many steps, or the same
+# bounds) is read as part of it.
+_GLOSSED_STEPS = re.compile(r"\s*\(\s*(?:(?:steps?|turns?)\s+)?(?P<first>\d{1,3})\s*(?:to|-|\u2013|through|thru)\s*(?P<last>\d{1,3})"
+                            r"(?:\s+(?:inclusive|included))?\s*\)", re.IGNORECASE)
+
+
+def _glossed_end(window: EpisodeStep, text: str, end: int) -> int:
+    """Where a window ends with its gloss in brackets (`_GLOSSED_STEPS`), if the gloss agrees with it; else `end`."""
+    if (m := _GLOSSED_STEPS.match(text, end)) is None:
+        return end
+    first, last = int(m["first"]), int(m["last"])
+    agrees = (window.first, window.last) == (first, last) if window.from_end is None \
+        else window.first is None and window.last is None and last - first + 1 == window.from_end
+    return m.end() if agrees else end
+
+
 def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
     """(start, end, window) of every window the text states, none overlapping another (the first form to match wins)."""
     # (r50g) "on the opening turn of a game", "at the final turn of the game"
@@ -300,6 +318,7 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
                 window, end = _bound_included(made, text, end)
                 if (length := _OF_LENGTH.match(text, end)) is not None:
                     end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
+                end = _glossed_end(window, text, end)
                 if (denied := _NOT_HERE.match(text, end)) is not None:
                     window, end = replace(window, outside=True), denied.end()
                 elif _EXCEPTED_BEFORE.search(text[:start]):

@@ -364,6 +364,11 @@ LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|
 _HOLDING_VERB = r"(?:include|contain|carry|feature)\s+(?:an?|the|one)\s+"
 
 
+# (r60m) The host said to be put down for the move, in the passive after a modal: "a box stuck at one level for four
+# steps is to be scheduled for a Restore", "... should be slated for a Remove": the order of that move.
+_PLANNED_FOR = r"(?:planned|scheduled|slated|earmarked|lined\s+up|queued(?:\s+up)?)\s+for\s+(?:an?|the|one)\s+"
+
+
 # (r48h) The move said as what the one addressed does, after "means": "a scan on User1 means you plan a decoy there", "an
 # exploit there means we remove it" (the order, in the situation before "means"; read as no order, that situation was no
 # condition and a predicate of the bare host passed the checks). The verbs a Planner's or an Analyst's order puts before
@@ -378,7 +383,9 @@ MEANS_DENIED = (r"(?<!\bnever\s)(?<!\bhardly\s)(?<!\brarely\s)(?<!\bseldom\s)(?<
                  r"(?<!\bno\slonger\s)(?<!\bnecessarily\s)(?<!\bautomatically\s)(?<!\bnot\salways\s)")
 
 
-MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
+# (r60m) The one addressed also named by its reply, "a probe there means the plan decoys the host", "... means your report
+# recommends a Remove": the move that reply holds, its order.
+MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we|(?:the|your|our|my)\s+(?:plan|report|reply|answer))(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
                     r"(?:\s+" + ADDRESSED_VERB + r")?)?")
 
 
@@ -400,7 +407,8 @@ _MODAL_ORDER = re.compile(r"\b(?:should|shall|must|needs?\s+to|has\s+to|have\s+t
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
                           # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
-                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + "|" + _PLANNED_FOR + r")?(?="
+                          + VERB.pattern + ")", re.IGNORECASE)
 
 
 # -- the reading --------------------------------------------------------------------------------------

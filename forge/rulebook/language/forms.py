@@ -843,7 +843,7 @@ def written_out(text: str) -> str:
                                  else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
-    text = re.sub(r"\s+[&+]\s+", " and ", text)
+    text = re.sub(r"\s+[&+]\s+", " and ", _code_operators_said(text))
     # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
     text = _EQUALS_GLOSS.sub(_equals_said, text)
@@ -860,6 +860,12 @@ def written_out(text: str) -> str:
     # order's Remove of User0 was accepted)
     text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", _THEY_HOLD.sub("the attacker holds ", text))
+
+
+def _code_operators_said(text: str) -> str:
+    """(r60m) The operators of code, "(U3 rooted || U4 rooted) && Op_Host0 clean": "or" and "and" said in words (the "||"
+    was read as no word at all, and the alternatives as both)."""
+    return re.sub(r"\s*&&\s*", " and ", re.sub(r"\s*\|\|\s*", " or ", text))
 
 
 _STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"

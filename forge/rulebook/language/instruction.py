@@ -613,6 +613,21 @@ def _earlier_note_hosts(opening: str, rest: str) -> str:
     return " and ".join(named) if named and not set(named) <= set(hosts_in(rest)) else ""
 
 
+# (r60m) The attacker's next move or aim told before the colon, as the order's reason: "Red will head for User2 after it takes
+# User1, so stop it: with User1 owned, ...", "the attacker wants the Defender as a stepping stone, so block that:
+# ...". A forecast of what red will do is no state of the network the order waits on (read as the situation, the host red
+# aims at was a condition no predicate should say): none, where the order after the colon opens with a case of its own.
+_ATTACKER_AIM = re.compile(r"^\s*(?:red|the\s+(?:attacker|adversary|intruder|red\s+(?:team|agent)))\s+(?:will|['\u2019]ll|would|"
+                           r"is\s+going\s+to|wants?|is\s+after|aims?\s+(?:at|for)|plans?\s+to|means\s+to|heads?\s+for|goes\s+for)\b",
+                           re.IGNORECASE)
+# (r60m) A heading that says the order picks one move of two, before the colon: "One or the other, never both: with ...",
+# "Either one, never both:", "Not both:". It tells the order's choice, no state of a host (read as the situation, its "not"
+# was a negated condition no predicate could say).
+_ONE_NOT_BOTH = re.compile(r"^\s*(?:(?:(?:only|just)\s+)?one\s+or\s+the\s+other|either\s+one|(?:only|just)\s+one\s+of\s+(?:the\s+)?"
+                           r"(?:two|pair))?\s*,?\s*(?:(?:but|and)\s+)?(?:not|never)\s+both\s*$", re.IGNORECASE)
+_OWN_CASE_FIRST = re.compile(r"^\s*(?:with|once|when|whenever|if|as\s+soon\s+as|while)\b[^,:;]{3,80},", re.IGNORECASE)
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
@@ -633,6 +648,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
+    if (_ATTACKER_AIM.match(opening) or _ONE_NOT_BOTH.match(opening)) and _OWN_CASE_FIRST.match(rest):
+        return ""  # (r60m) red's aim, the order's reason ("Red will head for <host> ..., so stop it: with ..."); a choice
     if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
         return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
     if (case := _OTHER_SAID_EXCEPT.match(opening.strip())) is not None:

@@ -168,8 +168,9 @@ def expand_ranges(text: str) -> str:
     return _RANGE.sub(listed, text or "")
 
 
-# A note's order after its arrow: "U2-U4 owned => Remove" (its verb, and what it names).
-_NOTE_ORDER = re.compile(r"(?:->|=>|\u2192)\s*(?P<order>[^;.\n]*)")
+# A note's order after its arrow: "U2-U4 owned => Remove" (its verb, and what it names). (r60m: or after a dash set
+# apart by spaces, the arrow of a hurried note, "U1-U3 @ User - Remove")
+_NOTE_ORDER = re.compile(r"(?:->|=>|\u2192|\s[-\u2013\u2014]{1,2}\s)\s*(?P<order>[^;.\n]*)")
 
 
 def _order_on_each(after: str) -> bool:

@@ -67,6 +67,13 @@ SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|pri
 REASON_FIRST = re.compile(r"^\s*(?:because|" + SINCE_AS_REASON + r"|given\s+that|seeing\s+(?:as|that))\b(?P<reason>[^:.;!?]{1,200}):\s*(?=\S)",
                           re.IGNORECASE)
 
+# (r60m) A purpose said first and closed by a comma or a colon, before the order it serves: "To shield the user side,
+# put a DecoySvchost on User1 ...", "In order to spare the ops side: Restore ...". A purpose is neither a condition
+# nor the order: the reason cut (compile.strip_justification) matched its opening "to keep" and took the whole text with
+# it, and an empty directive dropped the rule. `reason` is its words (compile._reason_first_cut keeps what follows).
+PURPOSE_FIRST = re.compile(r"^\s*(?:in\s+order\s+to|so\s+as\s+to|to\s+(?:prevent|stop|avoid|keep|make\s+sure|save|protect|"
+                           r"guard|shield|deny|spare))\b(?P<reason>[^:,.;!?]{1,200})[:,]\s*(?=\S)", re.IGNORECASE)
+
 
 # (r53m) "otherwise" that gives a reason ("..., otherwise it spreads"), not a default's "unless told otherwise", "until
 # someone says otherwise": cut there as a reason, the default lost its order (the reason openers of both readers)
@@ -76,6 +83,10 @@ NOT_TOLD = r"(?<!\btold\s)(?<!\binstructed\s)(?<!\badvised\s)(?<!\binformed\s)(?
 JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|"
     + NOT_TOLD + r"otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    # (r60m) "or else" and what it threatens, said of a subject ("..., or else red walks in", "or else we
+    # lose the reward"): a reason, where it ends the text. Not an order after it ("or else restore it"), nor a case ("or
+    # else, if ..."), nor a threat the text goes on after ("..., or else it stays rooted: Restore ..."), whose cut took that order
+    r"or\s+else\s+(?=(?:the|its|their|our|your|my|red|we|you|they|it|that|this|he|she)\b)(?![^.;:!?]*[.;:!?]\s*\S)|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
@@ -211,9 +222,19 @@ _CASE_NOT_APPLYING = re.compile(r"(?<=[.!?])\s+[^.;:!?]{1,80}:\s*(?:(?:this|the)
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
     text = _CASE_NOT_APPLYING.sub("", " ".join((text or "").split()))
-    parts = [_without_explanation(so_order(p)) for p in re.split(r"\s*;\s*", text)]
+    parts = [_without_explanation(so_order(p)) for p in re.split(r"\s*;\s*", without_purpose_first(text))]
     kept = [parts[0]] + [p for p in parts[1:] if not EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(JUSTIFICATION.sub("", p).strip(" ,") for p in kept if JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+def without_purpose_first(line: str) -> str:
+    """`line` without a purpose said first (PURPOSE_FIRST), "To shield the user side, decoy ...", where what follows
+    gives an order; else `line` (`gives_order` reads past it too). Not a purpose that holds a condition of its own ("To stop red when it scans Op_Server0,
+    ..."): cut, the order would lose that condition."""
+    found = PURPOSE_FIRST.match(line)
+    if found is None or CONDITION.search(found["reason"]) or not gives_order(line[found.end():]):
+        return line
+    return line[found.end():]
 
 
 def so_order(part: str) -> str:
@@ -527,7 +548,7 @@ _ENUMERATOR = re.compile(r"^\(\s*(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\s*\)\s*", re.IGNO
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
-    body = LEAD_WORD.sub("", _ENUMERATOR.sub("", sentence.strip().lstrip("-*0123456789.) ").strip()))
+    body = without_purpose_first(LEAD_WORD.sub("", _ENUMERATOR.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())))  # (r60m)
     future = FROM_NOW_ON.match(body)
     body = FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
     if future:  # (r45m) "Next time, for ..., I should rate it high and recommend ...": the teacher's resolve, the order
