@@ -1,5 +1,5 @@
 """(r60p, prepared after round 59 from the mutation bench's survivors) An order aimed at the class a preference is
-contrasted with ("<move> that enterprise host rather than any user host") is the move the text puts aside: refused,
+contrasted with (a move on an enterprise machine "in preference to" the user class) is the move the text puts aside: refused,
 while the preference itself and the order on the class the text orders stay accepted."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 
 _EXPLOITED_SERVER = {"class": "Enterprise", "activity": "Exploit"}
-_TEXT = "Whenever an enterprise server shows an exploit, Remove on that server in preference to any user workstation."
+_TEXT = "Once any enterprise box reports an Exploit, do a Remove on the box in preference to any user workstation."
 
 
 def test_an_order_on_the_class_a_preference_puts_aside_is_refused() -> None:

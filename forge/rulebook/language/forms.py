@@ -133,11 +133,6 @@ def _code_comparison_said(match: re.Match) -> str:
     return f"{match['host']} {'is not showing' if denied else 'shows'} {column} {match['value'].capitalize()}"
 
 
-# (r60h) The operators of code that join two comparisons, "&&" and "||": said "and", "or" (read as they stood, "||" joined
-# its two conditions as "and" would, and the rule held only where both did).
-_CODE_JOINED = re.compile(r"\s*(?P<operator>&&|\|\|)\s*")
-
-
 # (r60h) A host's state asked as a call in code, "on_scan(Enterprise1) => ...", "if is_compromised(User2):", "!is_rooted(U1)":
 # the event or test a handler is named for, said of the host it is given ("Enterprise1 is scanned"; after "!" or "not",
 # "is not"). Read as words, the call was the host alone: the rule held wherever the host was shown, under exploit too.
@@ -648,7 +643,6 @@ def _clauses_said(text: str) -> str:
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _NEVER_WHEN_AFTER_COMMA.sub(_never_when_after_comma_said, text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
-    text = _CODE_JOINED.sub(lambda m: " and " if m["operator"] == "&&" else " or ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_STATE_CALL.sub(_code_state_call_said, text)
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
@@ -863,8 +857,8 @@ def written_out(text: str) -> str:
 
 
 def _code_operators_said(text: str) -> str:
-    """(r60m) The operators of code, "(U3 rooted || U4 rooted) && Op_Host0 clean": "or" and "and" said in words (the "||"
-    was read as no word at all, and the alternatives as both)."""
+    """(r60m, r60h) The operators of code, "(U3 rooted || U4 rooted) && Op_Host0 clean": "or" and "and" said in words (the
+    "||" was read as no word at all, and the alternatives as both). Said before a comparison in code is (`_CODE_COMPARISON`)."""
     return re.sub(r"\s*&&\s*", " and ", re.sub(r"\s*\|\|\s*", " or ", text))
 
 
