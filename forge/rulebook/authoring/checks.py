@@ -72,7 +72,7 @@ from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_
 from forge.rulebook.language.markers import EMPHATIC_NO, GOAL_OR_CONCESSION, HARM_DENIED, NEGATIVE_TAG, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
-from forge.rulebook.language.order import REASON_FIRST, condition_elsewhere
+from forge.rulebook.language.order import PURPOSE_FIRST, REASON_FIRST, condition_elsewhere, sentences
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
@@ -2281,6 +2281,18 @@ def _reason_state_dropped(text: str, predicate) -> Optional[str]:
             "rests on, but the predicate does not state it: express it, or keep the rule semantic")
 
 
+def _purpose_state_said(text: str) -> Optional[str]:
+    """(r60b) A purpose said first that tells of a host's state (order.PURPOSE_FIRST: "To guard Op_Server0 against a rooted
+    User1, ...", "To deny red the foothold it holds on User4, ..."): whether that state is the case the order waits on or
+    the one it heads off is not certain, and the readers cut the purpose from the order (order.without_purpose_first), so
+    no check saw its hosts or its state (a Restore of Op_Server0 on Op_Server0's own root passed)."""
+    for sentence in sentences(" ".join((text or "").split())):
+        if (found := PURPOSE_FIRST.match(sentence)) is not None and reason_states(found["reason"]):
+            return (f"claims: the text's purpose said first tells of a state ({found['reason'].strip()!r}), the case its "
+                    "order rests on or the one it heads off; keep the rule semantic")
+    return None
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -2314,7 +2326,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
-        or _move_disowned(text, action) or _reason_state_dropped(text, predicate) \
+        or _move_disowned(text, action) or _reason_state_dropped(text, predicate) or _purpose_state_said(text) \
         or _ban_limited(words, predicate, action) \
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
