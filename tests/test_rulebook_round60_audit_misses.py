@@ -28,3 +28,17 @@ def test_a_purpose_that_tells_of_a_foothold_keeps_the_bare_host_out():
     # guard: r60m's reading stands where the purpose names no state
     text = "To make sure User2 stays unscanned, decoy User2."
     assert _problem(text, {"host": "User2"}, {"mode": "do", "verb": "DecoyApache", "target": "User2"}) == ""
+
+
+# -- "again and again" in a ban: a count, as "over and over" (forbidding._COUNT_LIMIT) ----------------------------------------
+
+def test_a_ban_of_the_move_made_again_and_again_is_no_never_of_the_first():
+    # the ban is of the repeat: a plain "never" forbade the first Restore of an exploited User1 too
+    action = {"mode": "never", "verb": "Restore", "target": "User1"}
+    assert _problem("Don't restore User1 again and again when it is exploited.", {"host": "User1", "activity": "Exploit"},
+                    action)
+    assert _problem("Stop restoring User1 time after time while it is exploited.", {"host": "User1", "activity": "Exploit"},
+                    action)
+    # guard: the order of the move made again and again (r60m) stands
+    assert _problem("When User1 is rooted, Restore it again and again.", {"host": "User1", "compromise": "Privileged"},
+                    {"mode": "do", "verb": "Restore", "target": "User1"}) == ""

@@ -1395,6 +1395,9 @@ LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?
 _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other)\s+than\s+(?:once|twice|one|\w+\s+times)|"
                 r"(?:a|any)\s+(?:second|third|2nd|3rd|further)\s+(?:time|go|round|pass)|(?:once|one\s+time)\s+more|"
                 r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over|"
+                # (r60b) "again and again", "time after time": a count as "over and over" is (read as the "again" of a time,
+                # "don't Restore User1 again and again when it is exploited" was kept as a "never" of the first Restore too)
+                r"again\s+and\s+again|time\s+after\s+time|"
                 # (r55e) the steps the move may take, "don't spend two steps on a Restore of User2": the move in more than one
                 r"(?:two|three|four|five|several|many|multiple|\d+)\s+(?:whole\s+)?(?:steps|turns|moves|rounds)\s+(?:on|for|doing)\b")
 # (r59l) A move made before its time, "never Restore Op_Host1 ahead of time", "don't Remove it in advance", "prematurely":
@@ -1415,11 +1418,12 @@ _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|t
                + IN_ADVANCE)
 _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
+# (r60b: nor the "after" of "time after time", the ban's own count)
 # (r59d: not "before it is needed", the ban's own limit in time, `IN_ADVANCE`: cut there, the limit went unread and
 # "don't Restore Enterprise1 before it is needed" was kept as a plain "never", wider in time than its words)
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|"
                              r"before(?!\s+(?:it\s+is|it['\u2019]s|they\s+are|they['\u2019]re)\s+(?:needed|necessary|called\s+for|time|due)\b)(?!\s+(?:its|their)\s+time\b)|"
-                             r"after|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
+                             r"after(?!\s+time\b)|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
 
 
 # (r54l) ... or by "only" right after the move and what it is done to: "no Remove only", "never an Analyse alone on it":
