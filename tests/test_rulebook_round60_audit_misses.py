@@ -42,3 +42,30 @@ def test_a_ban_of_the_move_made_again_and_again_is_no_never_of_the_first():
     # guard: the order of the move made again and again (r60m) stands
     assert _problem("When User1 is rooted, Restore it again and again.", {"host": "User1", "compromise": "Privileged"},
                     {"mode": "do", "verb": "Restore", "target": "User1"}) == ""
+
+
+# -- a correction held whole: a ban, a host, a bare "scratch that", a correction of a correction (checks._move_corrected) ----
+
+_EXPLOITED_USER2 = {"host": "User2", "activity": "Exploit"}
+
+
+def test_a_ban_the_writer_takes_back_is_no_ban():
+    text = "When User2 is exploited, don't Remove it, no wait, do Remove it."
+    assert _problem(text, _EXPLOITED_USER2, {"mode": "never", "verb": "Remove", "target": "User2"})
+    # and the host taken back is not the target
+    text = "When User1 is rooted, Restore User1, no wait, User2."
+    assert _problem(text, {"host": "User1", "compromise": "Privileged"}, {"mode": "do", "verb": "Restore", "target": "User1"})
+
+
+def test_a_bare_scratch_that_after_a_full_stop_takes_the_move_back():
+    action = {"mode": "do", "verb": "Remove", "target": "User2"}
+    assert _problem("When User2 is exploited, Remove it. Scratch that: Analyse it.", _EXPLOITED_USER2, action)
+    assert _problem("When User2 is exploited, Remove it - no, strike that - User2 is fine.", _EXPLOITED_USER2, action)
+
+
+def test_a_correction_of_a_correction_keeps_the_last_word():
+    text = "When User2 is exploited, Restore, no wait, Remove, no wait, Restore it."
+    assert _problem(text, _EXPLOITED_USER2, {"mode": "do", "verb": "Remove", "target": "User2"})
+    # guard: a correction said first takes nothing back ("On second thought, <the rule>")
+    text = "On second thought, User2 under exploit should get a Remove, not a Restore."
+    assert _problem(text, _EXPLOITED_USER2, {"mode": "do", "verb": "Remove", "target": "User2"}) == ""

@@ -71,7 +71,7 @@ from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, 
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import EMPHATIC_NO, GOAL_OR_CONCESSION, HARM_DENIED, NEGATIVE_TAG, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
-from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
+from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, VERB, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import PURPOSE_FIRST, REASON_FIRST, condition_elsewhere, sentences
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
@@ -2199,25 +2199,51 @@ def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
 
 
 # (r60m) The writer correcting the move they just named: "Restore, no wait, Remove", "analyse it - nope, strike that: decoy
-# it". The move before the correction (`was`, in the few words before it) is taken back; the order is what follows. (Not
-# "..., sorry, I mean Restore" yet: kept semantic, a rule so corrected outlived the edit that replaced it, blind-53.)
-_CORRECTED = re.compile(r"(?P<was>[^.;:!?]{0,40}?)\s*[,.!\u2013\u2014-]*\s*\b(?:no\s*[,.!]?\s*wait|wait\s*[,.!]?\s*no|"
-                        r"(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel)\s+that)\b"
-                        r"\s*[,.:!\u2013\u2014-]*\s*(?P<now>[^.;!?]{1,60})", re.IGNORECASE)
+# it". (Not "..., sorry, I mean Restore" yet: kept semantic, a rule so corrected outlived the edit that replaced it, blind-53.)
+# (r60b) Also a bare "Scratch that." or "strike that" before a stop, a comma or a dash, "I take that back", "on second
+# thought": each takes back what was said before it (a new sentence after "Remove it." no less than a clause).
+_CORRECTION = re.compile(r"\b(?:no\s*[,.!]?\s*wait(?!\s+(?:time|times|needed|for|period|at\s+all)\b)|wait\s*[,.!]?\s*no(?!\s+(?:one|body|longer|more|matter|need)\b)|"
+                         r"(?:(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*)?(?:scratch|strike|forget|cancel)\s+that(?=\s*(?:[,.:;!\u2013\u2014-]|$))|"
+                         r"i\s+take\s+(?:that|it)\s+back|on\s+second\s+thoughts?)\b", re.IGNORECASE)
+_HOSTS_ONLY_LEFT = re.compile(r"\b(?:on|to|of|for|at|the|host|box|and|or|i\s+mean)\b", re.IGNORECASE)
+_NEGATED_AFTER = re.compile(r"\b(?:never|not|no|nor|avoid|stop|skip)\b|n['\u2019]t\b", re.IGNORECASE)
 
 
 def _move_corrected(text: str, action_raw: Any) -> Optional[str]:
-    """(r60m) An order compiled of the move the writer took back (`_CORRECTED`: "U1-U3 at User - Restore, no wait,
-    Remove"): the order is the move after the correction, never the one before it."""
-    if not isinstance(action_raw, dict) or action_raw.get("mode") not in ("do", "prefer"):
+    """(r60m) A compilation of what the writer took back (`_CORRECTION`: "U1-U3 at User - Restore, no wait, Remove"):
+    the rule is what follows the last correction, never what it takes back. (r60b) Held to that part whole, for a ban as
+    for an order and for the host as for the move: "don't Remove it, no wait, do Remove it" compiled as the ban, "Restore
+    User1, no wait, User2" as a Restore of User1, "Remove it. Scratch that: ..." and a correction of a correction
+    ("Restore, no wait, Remove, no wait, Restore") as the move in between passed, each the opposite of the words."""
+    marks = list(_CORRECTION.finditer(text or ""))
+    if not isinstance(action_raw, dict) or not marks:
         return None
-    verb = _verb(action_raw.get("verb"))
-    for found in _CORRECTED.finditer(text or ""):
-        was, now = verbs_in(found["was"]), verbs_in(found["now"])
-        if verb and was and now and same_verb(was[-1], verb) and not any(same_verb(n, verb) for n in now):
-            return (f"polarity: the text takes {verb} back (\"no wait\", \"scratch that\") and orders {now[0]}: the "
-                    "order is the move after the correction")
-    return None
+    verb, now = _verb(action_raw.get("verb")), text[marks[-1].end():]
+    named = verbs_in(now)
+    if not named and hosts_in(now):  # the host corrected: the move said before, on the host said after, and no more
+        if action_raw.get("target") in hosts_in(now) and not _HOSTS_ONLY_LEFT.sub(" ", without_host_names(now)).strip(" ,.;:!-"):
+            return None
+        return (f"host: the text corrects the host it names (\"no wait\", \"scratch that\") to {hosts_in(now)[0]}: the rule "
+                "is on the host after the correction")
+    if not verbs_in(text[:marks[-1].start()]) and not hosts_in(text[:marks[-1].start()]):
+        return None  # ("On second thought, <the rule>": nothing said before it here to take back)
+    said = _said_after(now, verb) if verb else set()
+    if ("never" if str(action_raw.get("mode", "")).lower() == "never" else "do") in said:
+        return None
+    what = verb if verb and any(same_verb(v, verb) for v in verbs_in(text[:marks[-1].start()])) else "what it said"
+    return (f"polarity: the text takes {what} back (\"no wait\", \"scratch that\") and names "
+            f"{named[0] if named else 'no move'} after it: the rule is what follows the correction")
+
+
+def _said_after(now: str, verb: str) -> set[str]:
+    """How the text after a correction names `verb`: "never" where a negation stands in the few words before it ("not
+    restore", "No decoy on ..."), "do" where none does."""
+    said, last = set(), 0
+    for found in VERB.finditer(now):
+        if any(same_verb(n, verb) for n in verbs_in(found.group(0))):
+            said.add("never" if _NEGATED_AFTER.search(now[max(last, found.start() - 20):found.start()]) else "do")
+        last = found.end()
+    return said
 
 
 def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:
