@@ -69,3 +69,19 @@ def test_a_correction_of_a_correction_keeps_the_last_word():
     # guard: a correction said first takes nothing back ("On second thought, <the rule>")
     text = "On second thought, User2 under exploit should get a Remove, not a Restore."
     assert _problem(text, _EXPLOITED_USER2, {"mode": "do", "verb": "Remove", "target": "User2"}) == ""
+
+
+# -- red's aim before the colon that holds a case or a state of its own (instruction._aim_states) ----------------------------
+
+_DECOY_OPS = {"mode": "do", "verb": "DecoyApache", "target": "Op_Server0"}
+_E1_SCANNED = {"host": "Enterprise1", "activity": "Scan"}
+
+
+def test_reds_aim_with_a_case_of_its_own_is_still_a_condition():
+    for text in ("Red is after Op_Server0 whenever User1 is rooted: when Enterprise1 is scanned, decoy Op_Server0.",
+                 "Red goes for Op_Server0 only when User1 is clean: once Enterprise1 is scanned, decoy Op_Server0.",
+                 "Red will use a rooted User1 to reach Op_Server0: once Enterprise1 is scanned, decoy Op_Server0."):
+        assert _problem(text, _E1_SCANNED, _DECOY_OPS), text
+    # guard: an aim that states nothing stays the order's reason (r60m)
+    assert _problem("Red will go for Op_Server0 next, so guard it: with Enterprise1 scanned, decoy Op_Server0.",
+                    _E1_SCANNED, _DECOY_OPS) == ""

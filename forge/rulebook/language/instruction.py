@@ -625,6 +625,19 @@ _ATTACKER_AIM = re.compile(r"^\s*(?:red|the\s+(?:attacker|adversary|intruder|red
 # was a negated condition no predicate could say).
 _ONE_NOT_BOTH = re.compile(r"^\s*(?:(?:(?:only|just)\s+)?one\s+or\s+the\s+other|either\s+one|(?:only|just)\s+one\s+of\s+(?:the\s+)?"
                            r"(?:two|pair))?\s*,?\s*(?:(?:but|and)\s+)?(?:not|never)\s+both\s*$", re.IGNORECASE)
+def _aim_states(opening: str, rest: str) -> bool:
+    """(r60b) Whether red's aim before the colon holds a case or a state of a host the order's own case does not name
+    ("Red is after Op_Server0 whenever User1 is rooted: when ...", "Red will use a rooted User1 to reach ...", "... only
+    when User1 is clean:"): a condition of the order, no reason only (read as none, a predicate without that host or
+    state passed). A case the order says again after the colon ("... once User3 falls, so deny it: with User3
+    compromised, ...") is no more than the order's."""
+    spans = [opening[m.start():] for m in CONDITION.finditer(opening)] \
+        + [opening[max(0, m.start() - 30):m.end() + 30] for m in STATE_WORDS.finditer(opening)]
+    case = _OWN_CASE_FIRST.match(rest)
+    said = set(hosts_in(" ".join(spans)))
+    return bool(spans) and (not said or not said <= set(hosts_in(case.group(0) if case else "")))
+
+
 _OWN_CASE_FIRST = re.compile(r"^\s*(?:with|once|when|whenever|if|as\s+soon\s+as|while)\b[^,:;]{3,80},", re.IGNORECASE)
 
 
@@ -648,7 +661,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
-    if (_ATTACKER_AIM.match(opening) or _ONE_NOT_BOTH.match(opening)) and _OWN_CASE_FIRST.match(rest):
+    if (_ONE_NOT_BOTH.match(opening) or _ATTACKER_AIM.match(opening) and not _aim_states(opening, rest)) and _OWN_CASE_FIRST.match(rest):
         return ""  # (r60m) red's aim, the order's reason ("Red will head for <host> ..., so stop it: with ..."); a choice
     if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
         return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
