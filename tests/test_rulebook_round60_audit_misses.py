@@ -85,3 +85,12 @@ def test_reds_aim_with_a_case_of_its_own_is_still_a_condition():
     # guard: an aim that states nothing stays the order's reason (r60m)
     assert _problem("Red will go for Op_Server0 next, so guard it: with Enterprise1 scanned, decoy Op_Server0.",
                     _E1_SCANNED, _DECOY_OPS) == ""
+
+
+# -- "not both" before an order of two moves (checks._both_done) ---------------------------------------------------------
+
+def test_not_both_is_never_the_pair_of_moves():
+    action = {"mode": "do", "verb": "Restore", "target": "User1", "then": [{"verb": "Remove", "target": "User1"}]}
+    rooted = {"host": "User1", "compromise": "Privileged"}
+    assert _problem("Not both: once User1 is rooted, Restore User1 and Remove User1.", rooted, action)
+    assert _problem("One or the other, never both: with User1 rooted, Restore it or Remove it.", rooted, action)

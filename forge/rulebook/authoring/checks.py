@@ -2153,7 +2153,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
-    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw)
+    asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw) \
+        or _both_done(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2233,6 +2234,20 @@ def _move_corrected(text: str, action_raw: Any) -> Optional[str]:
     what = verb if verb and any(same_verb(v, verb) for v in verbs_in(text[:marks[-1].start()])) else "what it said"
     return (f"polarity: the text takes {what} back (\"no wait\", \"scratch that\") and names "
             f"{named[0] if named else 'no move'} after it: the rule is what follows the correction")
+
+
+# (r60b) The text's "not both", "never both", "one or the other": the order makes one move of two, never the pair
+_NOT_BOTH = re.compile(r"\b(?:(?:not|never)\s+both|one\s+or\s+the\s+other)\b", re.IGNORECASE)
+
+
+def _both_done(text: str, action_raw: Any) -> Optional[str]:
+    """(r60b) An order of two moves, one after the other, compiled from a text that says "not both" (a heading,
+    instruction._ONE_NOT_BOTH, or `_ONE_NOT_BOTH_SAID`: its "not" is no negation of the order, so no check turned down
+    "Restore User1 then Remove User1" where the words allow one of them): the opposite of the words."""
+    if not isinstance(action_raw, dict) or not action_raw.get("then") or not _NOT_BOTH.search(text or ""):
+        return None
+    return ("polarity: the text says one move of two and \"not both\", but the action makes "
+            f"{' then '.join(_action_verbs(action_raw))}: keep to one of them")
 
 
 def _said_after(now: str, verb: str) -> set[str]:
