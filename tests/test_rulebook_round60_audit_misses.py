@@ -94,3 +94,14 @@ def test_not_both_is_never_the_pair_of_moves():
     rooted = {"host": "User1", "compromise": "Privileged"}
     assert _problem("Not both: once User1 is rooted, Restore User1 and Remove User1.", rooted, action)
     assert _problem("One or the other, never both: with User1 rooted, Restore it or Remove it.", rooted, action)
+
+
+# -- code's "!" before its alternatives said in words (forms._code_operators_said) ------------------------------------------
+
+def test_codes_not_before_the_alternatives_is_no_case_of_them():
+    either_rooted = {"any": [{"host": "User1", "compromise": "Privileged"}, {"host": "User2", "compromise": "Privileged"}]}
+    action = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
+    assert _problem("!(U1 rooted || U2 rooted) -> Restore Op_Server0", either_rooted, action)
+    # guard: an exclamation mark that ends a word is no "not"
+    assert _problem("Restore User1 now! It is rooted.", {"host": "User1", "compromise": "Privileged"},
+                    {"mode": "do", "verb": "Restore", "target": "User1"}) == ""

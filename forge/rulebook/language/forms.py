@@ -859,6 +859,9 @@ def written_out(text: str) -> str:
 def _code_operators_said(text: str) -> str:
     """(r60m, r60h) The operators of code, "(U3 rooted || U4 rooted) && Op_Host0 clean": "or" and "and" said in words (the
     "||" was read as no word at all, and the alternatives as both). Said before a comparison in code is (`_CODE_COMPARISON`)."""
+    # (r60b) and its "not", "!(U1 rooted || U2 rooted)", "!U2_rooted": read as no word once "||" was "or", the negated
+    # alternatives passed as the case itself (not "!=", said below, nor a "!" that ends a word: "Restore it now!")
+    text = re.sub(r"(?:(?<=^)|(?<=[\s(\[]))!(?=[(\w])", "not ", text)
     return re.sub(r"\s*&&\s*", " and ", re.sub(r"\s*\|\|\s*", " or ", text))
 
 
