@@ -105,3 +105,15 @@ def test_codes_not_before_the_alternatives_is_no_case_of_them():
     # guard: an exclamation mark that ends a word is no "not"
     assert _problem("Restore User1 now! It is rooted.", {"host": "User1", "compromise": "Privileged"},
                     {"mode": "do", "verb": "Restore", "target": "User1"}) == ""
+
+
+# -- a range's hosts said to share a state before a note's order (names._SHARED_STATE) --------------------------------------
+
+def test_a_range_rooted_at_the_same_time_is_no_state_of_each_host():
+    each = {"any": [{"host": f"User{n}", "compromise": "Privileged"} for n in (1, 2, 3)]}
+    action = {"mode": "do", "verb": "Restore", "target": "$matched"}
+    assert _problem("U1-U3 rooted simultaneously - Restore", each, action)
+    assert _problem("U1-U3 rooted at the same time -> Restore", each, action)
+    # guard: r60m's note, each host of the range by itself, stands
+    each_user = {"any": [{"host": f"User{n}", "compromise": "User"} for n in (1, 2, 3)]}
+    assert _problem("U1-U3 @ User - Remove", each_user, {"mode": "do", "verb": "Remove", "target": "$matched"}) == ""

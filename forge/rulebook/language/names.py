@@ -178,8 +178,15 @@ def _order_on_each(after: str) -> bool:
     move is on each host of the range that is in that state, so the state is each host's by itself, not all of theirs."""
     found = _NOTE_ORDER.search(after)
     order = found["order"] if found else ""
+    # (r60b) not a state the range's hosts are said to share, "U1-U3 rooted together - Restore", "... at the same time ->":
+    # all of them at once, no state of each by itself (read as each, a Restore of one rooted host passed)
     return bool(verbs_in(order)) and not hosts_in(order) and not classes_in(order) \
-        and not re.search(r"\b(?:them|all|both|each|every|together)\b", order, re.IGNORECASE)
+        and not re.search(r"\b(?:them|all|both|each|every|together)\b", order, re.IGNORECASE) \
+        and not _SHARED_STATE.search(after[:found.end()] if found else "")
+
+
+_SHARED_STATE = re.compile(r"\b(?:together|simultaneous(?:ly)?|at\s+(?:the\s+same\s+time|once)|all(?:\s+(?:three|of\s+them))?|both|"
+                           r"every\s+one)\b", re.IGNORECASE)
 
 
 _HOST_LIMITS = frozenset((name, n) for name, count in (("User", 5), ("Enterprise", 3), ("Op_Host", 3)) for n in range(count))
