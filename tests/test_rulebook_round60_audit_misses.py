@@ -117,3 +117,14 @@ def test_a_range_rooted_at_the_same_time_is_no_state_of_each_host():
     # guard: r60m's note, each host of the range by itself, stands
     each_user = {"any": [{"host": f"User{n}", "compromise": "User"} for n in (1, 2, 3)]}
     assert _problem("U1-U3 @ User - Remove", each_user, {"mode": "do", "verb": "Remove", "target": "$matched"}) == ""
+
+
+# -- "nothing ... but <move>" only with a verb of choosing, and not denied (checks._NOTHING_BUT_THE_MOVE) --------------------
+
+def test_nothing_but_a_move_that_opens_another_clause_or_is_denied_orders_nothing():
+    action = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
+    for text in ("Nothing is gained on Op_Server0 but a Restore wastes a turn.",
+                 "It's false that nothing should be planned for Op_Server0 but a Restore."):
+        assert _problem(text, {"host": "Op_Server0"}, action), text
+    # guard: r60m's reading stands with a verb of choosing
+    assert _problem("No move is to be picked for Op_Server0 other than a Restore.", {"host": "Op_Server0"}, action) == ""

@@ -728,9 +728,16 @@ _NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)
 # Restore", "no move should be planned on User2 except a Remove": that move and no other, its order (shorthand reads
 # "nothing but a <move>" side by side). Not after a comma ("nothing is to be done there, but a Remove ..." opens another
 # clause), nor told in the past ("nothing was done ... but an Analyse": a story), nor asked ("... but an Analyse?").
-_NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:is|should\s+be|"
-                                   r"must\s+be|may\s+be|can\s+be|gets?|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
+# (r60b) Its verb one of choosing or doing ("is to be planned", "should be advised", "gets picked"): "Nothing is gained on
+# Op_Server0 but a Restore wastes a turn" is no such clause, its "but" opens another that says what the move costs.
+_NOTHING_BUT_THE_MOVE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:move|action|recommendation|step))\s+(?:(?:is|should\s+be|"
+                                   r"must\s+be|may\s+be|can\s+be|gets?)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(?:planned|done|chosen|"
+                                   r"recommended|advised|taken|made|scheduled|picked|selected|played|queued|proposed|suggested|"
+                                   r"allowed|permitted|called\s+for|tried|issued|ordered|put)|goes)\b[^.;:!?,\n]{0,60}?\b(?:but|except|other\s+than|"
                                    r"save)\s+(?:(?:a|an|the)\s+)?(?P<move>[\w-]+)(?![^.!?\n]*\?)", re.IGNORECASE)
+# (r60b) A claim denied right before it, "It's false that nothing ... but a Restore", "I doubt that ...": no order of it
+_DENIED_JUST_BEFORE = re.compile(r"\b(?:false|untrue|wrong|a\s+myth|nonsense|not\s+(?:true|so|the\s+case)|disagree|doubt|deny|"
+                                 r"denies)\s+(?:that\s+)?$", re.IGNORECASE)
 # (r60m) The order's choice of one move of two, "one or the other, and not both", "either one, never both": its "not" turns
 # down doing both, no move of the order (instruction._ONE_NOT_BOTH reads it as no situation before a colon)
 _ONE_NOT_BOTH_SAID = re.compile(r"\b(?:one\s+or\s+the\s+other|either\s+one|one\s+of\s+(?:the\s+)?two)\s*,?\s*(?:(?:but|and)\s+)?"
@@ -906,7 +913,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
             cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             cues = _MOVE_FAILED.sub(" ", _ONE_NOT_BOTH_SAID.sub(" ", cues))
-            cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
+            cues = _NOTHING_BUT_THE_MOVE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"]))
+                                             and not _DENIED_JUST_BEFORE.search(m.string[:m.start()]) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
                 same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
