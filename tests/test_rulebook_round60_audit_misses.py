@@ -128,3 +128,14 @@ def test_nothing_but_a_move_that_opens_another_clause_or_is_denied_orders_nothin
         assert _problem(text, {"host": "Op_Server0"}, action), text
     # guard: r60m's reading stands with a verb of choosing
     assert _problem("No move is to be picked for Op_Server0 other than a Restore.", {"host": "Op_Server0"}, action) == ""
+
+
+# -- a word defined as a move, then turned down in that word (checks._defined_word_denied) ----------------------------------
+
+def test_a_move_named_by_a_defined_word_the_text_turns_down_is_no_order():
+    action = {"mode": "do", "verb": "Remove", "target": "User2"}
+    assert _problem("Here 'contain' means the plan removes the host; we never contain User2.", {"host": "User2"}, action)
+    assert _problem("By quarantining we mean a Remove of the host; don't quarantine User2.", {"host": "User2"}, action)
+    # guard: the word used as an order stays one
+    assert _problem("'Contain' means the plan removes the host; contain User2 once it is exploited.",
+                    {"host": "User2", "activity": "Exploit"}, action) == ""

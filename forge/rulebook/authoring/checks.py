@@ -2162,7 +2162,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     if when_raw is None:
         return None
     asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw) \
-        or _both_done(text, action_raw)
+        or _both_done(text, action_raw) or _defined_word_denied(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2242,6 +2242,29 @@ def _move_corrected(text: str, action_raw: Any) -> Optional[str]:
     what = verb if verb and any(same_verb(v, verb) for v in verbs_in(text[:marks[-1].start()])) else "what it said"
     return (f"polarity: the text takes {what} back (\"no wait\", \"scratch that\") and names "
             f"{named[0] if named else 'no move'} after it: the rule is what follows the correction")
+
+
+# (r60b) A word the text defines as a move: "'contain' means the plan removes the host", "by quarantining we mean a Remove"
+# (`word`, and `meant`, what it stands for)
+_WORD_FOR_A_MOVE = re.compile(r"(?:^|[.;:!?]\s*|\bhere\s*,?\s*)(?:the\s+(?:word|term)\s+|to\s+|by\s+)?['\"\u2018\u201c]?"
+                              r"(?P<word>[a-z][\w-]{2,})['\"\u2019\u201d]?\s+(?:means|stands\s+for|(?:we|i)\s+mean)\b(?P<meant>[^.;!?]*)",
+                              re.IGNORECASE)
+
+
+def _defined_word_denied(text: str, action_raw: Any) -> Optional[str]:
+    """(r60b) An order of the move a word is defined as, where the text turns that word down ("'contain' means the plan
+    removes the host; never contain User2"): the ban, said in the writer's own word, is no negation any reader places of
+    the move (a "means" read as the order, r60m's MEANS_ADDRESSED, passed a Remove the text forbids)."""
+    if not isinstance(action_raw, dict) or action_raw.get("mode") == "never" or not (verb := _verb(action_raw.get("verb"))):
+        return None
+    for found in _WORD_FOR_A_MOVE.finditer(text or ""):
+        stem = found["word"][:max(4, len(found["word"]) - 3)]
+        if verbs_in(found["word"]) or not any(same_verb(v, verb) for v in verbs_in(found["meant"])):
+            continue
+        if re.search(rf"(?:\b(?:never|not|no|nor)|n['\u2019]t)\s+(?:\w+\s+){{0,2}}?{re.escape(stem)}\w*", text, re.IGNORECASE):
+            return (f"polarity: the text defines '{found['word']}' as {verb} and turns '{found['word']}' down: the order "
+                    "of the move is the opposite of its words")
+    return None
 
 
 # (r60b) The text's "not both", "never both", "one or the other": the order makes one move of two, never the pair
