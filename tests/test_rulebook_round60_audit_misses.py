@@ -50,7 +50,7 @@ _EXPLOITED_USER2 = {"host": "User2", "activity": "Exploit"}
 
 
 def test_a_ban_the_writer_takes_back_is_no_ban():
-    text = "When User2 is exploited, don't Remove it, no wait, do Remove it."
+    text = "Once User2 shows an exploit, don't Remove it, no wait, do Remove it."
     assert _problem(text, _EXPLOITED_USER2, {"mode": "never", "verb": "Remove", "target": "User2"})
     # and the host taken back is not the target
     text = "When User1 is rooted, Restore User1, no wait, User2."
@@ -59,12 +59,12 @@ def test_a_ban_the_writer_takes_back_is_no_ban():
 
 def test_a_bare_scratch_that_after_a_full_stop_takes_the_move_back():
     action = {"mode": "do", "verb": "Remove", "target": "User2"}
-    assert _problem("When User2 is exploited, Remove it. Scratch that: Analyse it.", _EXPLOITED_USER2, action)
-    assert _problem("When User2 is exploited, Remove it - no, strike that - User2 is fine.", _EXPLOITED_USER2, action)
+    assert _problem("Once User2 shows an exploit, Remove the box. Scratch that: Analyse it.", _EXPLOITED_USER2, action)
+    assert _problem("Once User2 shows an exploit, Remove the box - no, strike that - User2 is fine.", _EXPLOITED_USER2, action)
 
 
 def test_a_correction_of_a_correction_keeps_the_last_word():
-    text = "When User2 is exploited, Restore, no wait, Remove, no wait, Restore it."
+    text = "Once User2 shows an exploit, Restore, no wait, Remove, no wait, Restore it."
     assert _problem(text, _EXPLOITED_USER2, {"mode": "do", "verb": "Remove", "target": "User2"})
     # guard: a correction said first takes nothing back ("On second thought, <the rule>")
     text = "On second thought, User2 under exploit should get a Remove, not a Restore."
@@ -83,7 +83,7 @@ def test_reds_aim_with_a_case_of_its_own_is_still_a_condition():
                  "Red will use a rooted User1 to reach Op_Server0: once Enterprise1 is scanned, decoy Op_Server0."):
         assert _problem(text, _E1_SCANNED, _DECOY_OPS), text
     # guard: an aim that states nothing stays the order's reason (r60m)
-    assert _problem("Red will go for Op_Server0 next, so guard it: with Enterprise1 scanned, decoy Op_Server0.",
+    assert _problem("Red heads for Op_Server0 after that, so guard it: with Enterprise1 scanned, decoy Op_Server0.",
                     _E1_SCANNED, _DECOY_OPS) == ""
 
 
@@ -113,7 +113,7 @@ def test_a_range_rooted_at_the_same_time_is_no_state_of_each_host():
     each = {"any": [{"host": f"User{n}", "compromise": "Privileged"} for n in (1, 2, 3)]}
     action = {"mode": "do", "verb": "Restore", "target": "$matched"}
     assert _problem("U1-U3 rooted simultaneously - Restore", each, action)
-    assert _problem("U1-U3 rooted at the same time -> Restore", each, action)
+    assert _problem("U1-U3 rooted all at once -> Restore", each, action)
     # guard: r60m's note, each host of the range by itself, stands
     each_user = {"any": [{"host": f"User{n}", "compromise": "User"} for n in (1, 2, 3)]}
     assert _problem("U1-U3 @ User - Remove", each_user, {"mode": "do", "verb": "Remove", "target": "$matched"}) == ""
