@@ -454,8 +454,33 @@ _NONE_GETS = re.compile(
     re.IGNORECASE)
 
 
+# (r60a) Where "nothing gets a <move>" is the writer's own ban, and where it is not. It opens its clause, or follows only a
+# joining word ("..., so no op host gets a Remove"): after "if", "that", "they claim", it is a condition, or a claim
+# reported or denied ("it is false that no op host gets a Restore"); between quote marks it is a rule cited; in a sentence
+# asked ("nothing gets a Restore, you say?") it is in doubt. An exception after it is of hosts named ("..., bar
+# Op_Host2"): one of a state or a class ("..., except hosts that are rooted") leaves the ban on hosts its words do not
+# place (read as said, the state excepted became the ban's condition: a never of the move on the very hosts it lets).
+_NONE_GETS_LEAD = re.compile(r"(?:^|[.;:!?\n,(\u2014-])\s*(?:(?:and|but|so|then|also|plus|hence|thus)\s+)?$", re.IGNORECASE)
+_NONE_GETS_EXCEPT = re.compile(r"\b(?:" + EXCEPT_WORDS + r"|save|bar|unless|but)\s+(?P<what>[^,.;:!?\n]*)", re.IGNORECASE)
+_HOSTS_ONLY = re.compile(r"(?:the\s+)?(?:" + HOST_NAME + r"|" + HOST_SHORT + r")(?:\s*(?:,|and|or|nor|/)\s*(?:" + HOST_NAME
+                         + r"|" + HOST_SHORT + r"))*", re.IGNORECASE)
+
+
+def _none_gets_stated(found: re.Match) -> bool:
+    before, after = found.string[:found.start()], found.string[found.end():]
+    sentence_end = re.search(r"[.!?\n]", after)
+    rest = after[:sentence_end.start()] if sentence_end else after
+    quoted = before.count('"') % 2 or before.count("\u201c") > before.count("\u201d") or re.search(r"['\u2018`]\s*$", before)
+    excepted = [m["what"].strip() for m in _NONE_GETS_EXCEPT.finditer(rest)
+                if not m[0].lower().startswith(("unless", "but ")) or m[0].lower().startswith("but not")]
+    return bool(_NONE_GETS_LEAD.search(before)) and not quoted and not (sentence_end and sentence_end[0] == "?") \
+        and all(_HOSTS_ONLY.fullmatch(what) for what in excepted)
+
+
 def _none_gets_said(found: re.Match) -> str:
     """(r60h) `_NONE_GETS` said as a prohibition on every host of its subject: "Every <class> host <place> gets no "."""
+    if not _none_gets_stated(found):
+        return found[0]  # (left as written: `_none_gets_stated`)
     cls = found["cls"] or found["cls2"]
     noun = found["noun"] or re.sub(r"(?:es|s)$", "", found["nouns"] or "") or "host"
     every = "Every" if found["subject"][0].isupper() else "every"

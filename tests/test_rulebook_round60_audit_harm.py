@@ -1,0 +1,44 @@
+"""Round 60 audit r60a of r60h's readers, probed with sentences of our own. Each test is a reading that was wider than
+its words, or their opposite, on 0e5ef0d:
+
+- "nothing / no <class> host gets a <move>" (forms._NONE_GETS) is the writer's own ban only where it opens its clause, out
+  of quote marks, in a sentence not asked, with hosts named in its exception: after "if" / "that" / "they claim" it is a
+  condition or a claim reported or denied, between quotes a rule cited, in a question in doubt; an exception of a state or a
+  class ("except hosts that are rooted") excepts hosts no name places. Read as a ban there, a compiled never passed: on the
+  very hosts the text lets, or where the text denies the ban.
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+
+
+def _never(verb: str, target: str) -> dict:
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+def test_a_ban_by_nothing_with_a_state_excepted_is_not_that_state_banned() -> None:
+    # the rooted user hosts are the ones the text lets a Remove on: a never of Remove when one is rooted is the opposite
+    rooted_user = {"class": "User", "compromise": "Privileged"}
+    for text in ("No user host gets a Remove, except hosts that sit at root.",
+                 "No user machine gets a Remove, except rooted ones.",
+                 "No user box is given a Restore, save the ones that are rooted."):
+        verb = "Remove" if "Remove" in text else "Restore"
+        assert text_problem(text, rooted_user, _never(verb, "User")) is not None, text
+    # an exception of hosts by name still leaves the ban on the class's other hosts
+    assert text_problem("No enterprise server receives a Remove.", {"class": "Enterprise"},
+                        _never("Remove", "Enterprise")) is None
+
+
+def test_a_ban_by_nothing_asked_quoted_or_reported_is_no_ban() -> None:
+    for text, when, target in (
+            ("Nothing gets a Restore, you reckon? I would Restore Enterprise2 once it is at root.",
+             {"host": "Enterprise2", "compromise": "Privileged"}, "Enterprise2"),
+            ('"No op host gets a Remove" was last month\'s rule; it is gone now.', {"class": "Operational"}, "Operational"),
+            ("It is not true that no user box gets a Restore.", {"class": "User"}, "User"),
+            ("They say no enterprise server gets a Remove. Not so.", {"class": "Enterprise"}, "Enterprise")):
+        verb = "Restore" if "Restore" in text else "Remove"
+        assert text_problem(text, when, _never(verb, target)) is not None, text
+    # the writer's own ban, after a condition of its own, still stands
+    assert text_problem("Once Op_Server0 shows root, no op host gets a Remove.",
+                        {"host": "Op_Server0", "compromise": "Privileged"}, _never("Remove", "Operational")) is None
