@@ -5,7 +5,11 @@ its words, or their opposite, on 0e5ef0d:
   of quote marks, in a sentence not asked, with hosts named in its exception: after "if" / "that" / "they claim" it is a
   condition or a claim reported or denied, between quotes a rule cited, in a question in doubt; an exception of a state or a
   class ("except hosts that are rooted") excepts hosts no name places. Read as a ban there, a compiled never passed: on the
-  very hosts the text lets, or where the text denies the ban.
+  very hosts the text lets, or where the text denies the ban;
+- a move named as a noun and turned down in the passive (forbidding.BAD_IDEA, r60h's "never to be tried", "must never be
+  attempted" among them) and limited in its own clause by a time or a count ("... is never to be tried yet", "... must not
+  be carried out twice", "... before Enterprise1") is limited as the active ban is (forbidding.limited_bans): a plain
+  "never" on the host shown forbade the move for good, or the first one too.
 """
 
 from __future__ import annotations
@@ -42,3 +46,14 @@ def test_a_ban_by_nothing_asked_quoted_or_reported_is_no_ban() -> None:
     # the writer's own ban, after a condition of its own, still stands
     assert text_problem("Once Op_Server0 shows root, no op host gets a Remove.",
                         {"host": "Op_Server0", "compromise": "Privileged"}, _never("Remove", "Operational")) is None
+
+
+def test_a_passive_ban_limited_in_time_or_count_is_no_plain_never() -> None:
+    for text, host, verb in (("A Restore of Op_Host0 is never to be tried yet.", "Op_Host0", "Restore"),
+                             ("A Remove of User4 must not be performed first.", "User4", "Remove"),
+                             ("An Analyse of Enterprise1 should never be done twice.", "Enterprise1", "Analyse"),
+                             ("A Restore of User2 is not to be attempted ahead of User3.", "User2", "Restore")):
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+    # the passive ban with no limit of its own is still a plain never
+    assert text_problem("A Restore of Op_Host0 must never be attempted.", {"host": "Op_Host0"},
+                        _never("Restore", "Op_Host0")) is None

@@ -1465,6 +1465,8 @@ def limited_bans(instruction: str) -> dict[str, str]:
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    for name, kind in _passive_bans_limited(instruction):
+        found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
     for match in _STEPS_ON_MOVE.finditer(instruction):  # (r56l) "never spend more than one step restoring User1"
         verb = VERB.match(instruction, match.end())
         if verb is not None:
@@ -1478,6 +1480,32 @@ def limited_bans(instruction: str) -> dict[str, str]:
             name = canonical_verb(verb, after[verb.end():])
             kind = "count" if limit["count"] else "time"
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    return found
+
+
+# (r60a) A move named as a noun and turned down in the passive (BAD_IDEA: "a Restore of User1 is not to be attempted",
+# "... must never be tried"), the ban then limited in its own clause by a time or a count, as `limited_bans` reads the
+# active ban: "... is never to be tried yet", "... must not be used twice". Read as a plain ban (r60h's "never to be"
+# forms among them), a "never" passed that forbade the move for good, or the first one too.
+_PASSIVE_BAN = re.compile(r"\b(?:(?:is|are|'s)\s+(?:not|never)\s+to\s+be|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+be)"
+                          r"\s+\w+(?:\s+out)?\b", re.IGNORECASE)
+
+
+def _passive_bans_limited(instruction: str) -> list[tuple[str, str]]:
+    """(r60a) (verb, "time" or "count") of each passive ban (`_PASSIVE_BAN`) whose own clause limits it."""
+    found = []
+    for clause in re.split(r"[.;:!?]", instruction):
+        ban = _PASSIVE_BAN.search(clause)
+        verb = VERB.search(clause[:ban.start()]) if ban else None
+        if verb is None:
+            continue
+        end = _BAN_CLAUSE_END.search(clause, ban.end())
+        limit = _BAN_LIMIT.search(clause[verb.end():end.start() if end else len(clause)])
+        kind = None if limit is None else "count" if limit["count"] else "time"
+        if kind is None and _BEFORE_ANOTHER_HOST.match(clause, ban.end()):
+            kind = "time"
+        if kind is not None:
+            found.append((canonical_verb(verb, clause[verb.end():]), kind))
     return found
 
 
