@@ -9,12 +9,16 @@ its words, or their opposite, on 0e5ef0d:
 - a move named as a noun and turned down in the passive (forbidding.BAD_IDEA, r60h's "never to be tried", "must never be
   attempted" among them) and limited in its own clause by a time or a count ("... is never to be tried yet", "... must not
   be carried out twice", "... before Enterprise1") is limited as the active ban is (forbidding.limited_bans): a plain
-  "never" on the host shown forbade the move for good, or the first one too.
+  "never" on the host shown forbade the move for good, or the first one too;
+- every verb banned on a host and one verb named again (said.forbidden_in_words, r60h) is every verb banned only where the
+  text names no other move it lets: "keep off Op_Host2, not even an Analyse; a Restore at root is fine though" lets the
+  Restore, and read as "never any move" there the note outranked a Restore rule the words leave standing.
 """
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.said import forbidden_in_words
 
 
 def _never(verb: str, target: str) -> dict:
@@ -57,3 +61,13 @@ def test_a_passive_ban_limited_in_time_or_count_is_no_plain_never() -> None:
     # the passive ban with no limit of its own is still a plain never
     assert text_problem("A Restore of Op_Host0 must never be attempted.", {"host": "Op_Host0"},
                         _never("Restore", "Op_Host0")) is None
+
+
+def test_every_verb_banned_beside_a_move_let_is_not_every_verb() -> None:
+    for text in ("Keep off Op_Host2, not even an Analyse; a Restore at root is fine though.",
+                 "Stay away from User3, no Remove either, but DecoyTomcat it when scanned."):
+        found = forbidden_in_words(text)
+        assert found is None or found[1].move.verb != "any", text
+    # with no move let, the verb named again is one of every verb
+    found = forbidden_in_words("Stay away from User3, and no Remove on it either.")
+    assert found is not None and found[1].move.verb == "any"
