@@ -12,7 +12,10 @@ its words, or their opposite, on 0e5ef0d:
   "never" on the host shown forbade the move for good, or the first one too;
 - every verb banned on a host and one verb named again (said.forbidden_in_words, r60h) is every verb banned only where the
   text names no other move it lets: "keep off Op_Host2, not even an Analyse; a Restore at root is fine though" lets the
-  Restore, and read as "never any move" there the note outranked a Restore rule the words leave standing.
+  Restore, and read as "never any move" there the note outranked a Restore rule the words leave standing;
+- a judgement and then ", so never <move> <host>" (order._ban_concluded, r60h) is the ban alone only where the judgement is
+  in general: one of the move on a host of its own, or in a case the ban points back to ("..., so never Restore
+  Enterprise2 then"), is the ban's case, and the ban alone on its host in any state was wider than the words.
 """
 
 from __future__ import annotations
@@ -71,3 +74,10 @@ def test_every_verb_banned_beside_a_move_let_is_not_every_verb() -> None:
     # with no move let, the verb named again is one of every verb
     found = forbidden_in_words("Stay away from User3, and no Remove on it either.")
     assert found is not None and found[1].move.verb == "any"
+
+
+def test_a_ban_after_a_judgement_of_its_own_case_is_not_the_ban_alone() -> None:
+    for text, host in (("A Remove of Op_Host2 is wasteful while it is only probed, so never Remove Op_Host1 then.", "Op_Host1"),
+                       ("Restoring User0 is overkill on a bare scan, so never Restore User1 in that case.", "User1")):
+        verb = "Remove" if "Remove" in text else "Restore"
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
