@@ -15,12 +15,16 @@ its words, or their opposite, on 0e5ef0d:
   Restore, and read as "never any move" there the note outranked a Restore rule the words leave standing;
 - a judgement and then ", so never <move> <host>" (order._ban_concluded, r60h) is the ban alone only where the judgement is
   in general: one of the move on a host of its own, or in a case the ban points back to ("..., so never Restore
-  Enterprise2 then"), is the ban's case, and the ban alone on its host in any state was wider than the words.
+  Enterprise2 then"), is the ban's case, and the ban alone on its host in any state was wider than the words;
+- a host's state asked as a call in code (forms._CODE_STATE_CALL, r60h) and then held to a value the reader does not place
+  ("is_owned(User2) returns false", "=== false", "equals false") is left unread: said alone, "User2 is owned", it was the
+  state the comparison denies, and the checks held the compilation of the denial to the compromise.
 """
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forms import written_out
 from forge.rulebook.language.said import forbidden_in_words
 
 
@@ -81,3 +85,15 @@ def test_a_ban_after_a_judgement_of_its_own_case_is_not_the_ban_alone() -> None:
                        ("Restoring User0 is overkill on a bare scan, so never Restore User1 in that case.", "User1")):
         verb = "Remove" if "Remove" in text else "Restore"
         assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+
+
+def test_a_state_call_held_to_a_value_unread_is_not_the_state() -> None:
+    for text, host in (("when is_compromised(Op_Host2) returns false, DecoyApache Op_Host2.", "Op_Host2"),
+                       ("if (is_owned(User1) === false) { DecoyTomcat(User1) }", "User1"),
+                       ("if is_rooted(Enterprise0) equals false then DecoyApache Enterprise0", "Enterprise0")):
+        verb = "DecoyTomcat" if "DecoyTomcat" in text else "DecoyApache"
+        problem = text_problem(text, {"not": {"host": host, "compromise": "any"}}, {"mode": "do", "verb": verb, "target": host})
+        assert problem is None or "compromise" not in problem.split(":")[1], (text, problem)
+    # the call's truth compared as the reader places it is still read
+    assert written_out("if is_owned(User2) == false: DecoyApache(User2)") == "if User2 is not owned: DecoyApache(User2)"
+    assert written_out("on_scan(Enterprise1) => Analyse(Enterprise1)").startswith("Enterprise1 is scanned")

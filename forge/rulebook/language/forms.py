@@ -150,7 +150,16 @@ _CALLED_STATE = {"scan": "scanned", "exploit": "exploited", "compromise": "compr
                  "breach": "breached", "probe": "probed", "clean": "clean", "quiet": "quiet"}
 
 
+# (r60a) A comparison after the call that `_CODE_STATE_CALL` does not read, "=== false", "!== true", "returns false", "equals
+# false", "is None", "== null": what the call is held to is unread, and the call said alone ("User2 is owned") was the state
+# the comparison may deny (its very opposite, "if is_owned(User2) returns false").
+_CALL_COMPARED = re.compile(r"\s*(?:===?|!==?|<>|=(?![=>])|returns?\b|evaluates?\b|equals?\b|gives?\b|yields?\b|comes\s+back\b|"
+                            r"is\b|was\b|isn['\u2019]t\b)", re.IGNORECASE)  # (not an arrow, "on_scan(E1) => ...")
+
+
 def _code_state_call_said(match: re.Match) -> str:
+    if not match["truth"] and _CALL_COMPARED.match(match.string, match.end()):
+        return match[0]  # (left as written: `_CALL_COMPARED`)
     state = match["participle"] or _CALLED_STATE[match["event"].lower()]
     false = bool(match["truth"]) and (match["truth"].lower() in ("false", "no", "0")) != bool(_UNEQUAL.fullmatch(match["operator"]))
     return f"{match['host']} is {'not ' if bool(match['denied']) != false else ''}{state.lower()}"
