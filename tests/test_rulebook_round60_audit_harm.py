@@ -18,7 +18,10 @@ its words, or their opposite, on 0e5ef0d:
   Enterprise2 then"), is the ban's case, and the ban alone on its host in any state was wider than the words;
 - a host's state asked as a call in code (forms._CODE_STATE_CALL, r60h) and then held to a value the reader does not place
   ("is_owned(User2) returns false", "=== false", "equals false") is left unread: said alone, "User2 is owned", it was the
-  state the comparison denies, and the checks held the compilation of the denial to the compromise.
+  state the comparison denies, and the checks held the compilation of the denial to the compromise;
+- "every" after a ban, "never Restore every user workstation" (not all of them), is no standing ban on each host of the
+  class (rule_claims.class_ban_plain, where r60h let "every" pass anywhere): kept semantic, the rule spoke its "never" on
+  each user host shown; "every" as the subject of a move denied ("Every user workstation gets no Restore") still is.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forms import written_out
 from forge.rulebook.language.said import forbidden_in_words
+from tests.situations import refused_rule_holds_on
 
 
 def _never(verb: str, target: str) -> dict:
@@ -97,3 +101,9 @@ def test_a_state_call_held_to_a_value_unread_is_not_the_state() -> None:
     # the call's truth compared as the reader places it is still read
     assert written_out("if is_owned(User2) == false: DecoyApache(User2)") == "if User2 is not owned: DecoyApache(User2)"
     assert written_out("on_scan(Enterprise1) => Analyse(Enterprise1)").startswith("Enterprise1 is scanned")
+
+
+def test_a_ban_of_every_host_at_once_is_no_ban_on_each() -> None:
+    for text in ("Do not Remove every op host.", "Never Restore every user workstation."):
+        assert refused_rule_holds_on(text, User1="None/No", Op_Host1="Exploit/User") is not True, text
+    assert refused_rule_holds_on("Every user workstation gets no Restore.", User1="None/No") is True
