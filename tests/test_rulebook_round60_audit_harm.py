@@ -21,7 +21,10 @@ its words, or their opposite, on 0e5ef0d:
   state the comparison denies, and the checks held the compilation of the denial to the compromise;
 - "every" after a ban, "never Restore every user workstation" (not all of them), is no standing ban on each host of the
   class (rule_claims.class_ban_plain, where r60h let "every" pass anywhere): kept semantic, the rule spoke its "never" on
-  each user host shown; "every" as the subject of a move denied ("Every user workstation gets no Restore") still is.
+  each user host shown; "every" as the subject of a move denied ("Every user workstation gets no Restore") still is;
+- "no sign of activity on <host>" since or after a compromise ("... since the attacker took it") is no quiet row
+  (forms._NO_SIGN_ON, r60h): said "quiet since ...", the quiet and the compromise stood against each other and the note
+  fell back to its host in any state, a scanned or exploited row too.
 """
 
 from __future__ import annotations
@@ -107,3 +110,13 @@ def test_a_ban_of_every_host_at_once_is_no_ban_on_each() -> None:
     for text in ("Do not Remove every op host.", "Never Restore every user workstation."):
         assert refused_rule_holds_on(text, User1="None/No", Op_Host1="Exploit/User") is not True, text
     assert refused_rule_holds_on("Every user workstation gets no Restore.", User1="None/No") is True
+
+
+def test_no_sign_of_activity_since_a_compromise_is_not_any_row() -> None:
+    for text, host in (("No sign of activity on Op_Host1 since the attacker took it: Restore Op_Host1.", "Op_Host1"),
+                       ("No sign of activity on User3 since it was breached; Restore User3.", "User3")):
+        for row in ("Scan/No", "Exploit/User"):
+            assert refused_rule_holds_on(text, **{host: row}) is not True, (text, row)
+    # with no compromise in its window, the host's row quiet
+    text = "No sign of activity on User3 since the last Restore: DecoyApache User3."
+    assert refused_rule_holds_on(text, User3="Scan/No") is not True

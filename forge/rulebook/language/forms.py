@@ -443,7 +443,12 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 _NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
                          r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b"
                          # (not "no sign of activity on User1 beyond the scan": a row not quiet, the scan it sets aside)
-                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)",
+                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)"
+                         # (r60a: nor "no sign of activity on Op_Host0 since red took it": no activity since a compromise, a
+                         # row held, not quiet; said "quiet since ...", the two stood against each other and the note fell
+                         # back to the host in any state, scanned or exploited too)
+                         r"(?![^.;:!?\n]*\b(?:since|after|following)\b[^.;:!?\n]*\b(?:took|taken|exploit\w*|owned|rooted|compromis\w*|"
+                         r"breach\w*|held|got|hacked|pwned|pivoted|entered|infected)\b)",
                          re.IGNORECASE)
 
 
