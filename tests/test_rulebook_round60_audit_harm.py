@@ -24,7 +24,10 @@ its words, or their opposite, on 0e5ef0d:
   each user host shown; "every" as the subject of a move denied ("Every user workstation gets no Restore") still is;
 - "no sign of activity on <host>" since or after a compromise ("... since the attacker took it") is no quiet row
   (forms._NO_SIGN_ON, r60h): said "quiet since ...", the quiet and the compromise stood against each other and the note
-  fell back to its host in any state, a scanned or exploited row too.
+  fell back to its host in any state, a scanned or exploited row too;
+- a column said unequal in code right after a bare "not" or "!" ("if not Op_Host1.compromised != No", Python's not (a != b))
+  is a denial denied, left unread as r60h leaves "not (...)": read as the inner denial, a compiled compromise of the host
+  passed where the code asks its clean row.
 """
 
 from __future__ import annotations
@@ -120,3 +123,11 @@ def test_no_sign_of_activity_since_a_compromise_is_not_any_row() -> None:
     # with no compromise in its window, the host's row quiet
     text = "No sign of activity on User3 since the last Restore: DecoyApache User3."
     assert refused_rule_holds_on(text, User3="Scan/No") is not True
+
+
+def test_a_denied_comparison_right_after_not_is_left_unread() -> None:
+    for text, host in (("if not User0.compromised != No: DecoyApache(User0)", "User0"),
+                       ("while not Op_Host2.activity != None: DecoyApache(Op_Host2)", "Op_Host2")):
+        column = "activity" if ".activity" in text else "compromise"
+        assert text_problem(text, {"host": host, column: "any"}, {"mode": "do", "verb": "DecoyApache", "target": host}) \
+            is not None, text

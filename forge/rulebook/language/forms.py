@@ -122,7 +122,9 @@ _UNEQUAL = re.compile(r"!=|=/=|\u2260|<>|is\s+not", re.IGNORECASE)  # (r60h) the
 
 # (r60h) A negation opened before a comparison and not yet closed, "if !(E1.activity != None ...", "not (U2.compromised <>
 # No)": the comparison's denial is itself denied, which no reading of the words places.
-_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*\((?P<inside>[^()]*)$", re.IGNORECASE)
+# (r60a) So is one said right before it with no bracket, "if not Op_Host1.compromised != No" (in Python, "not (a != b)"):
+# read as the inner denial alone, the condition held on the compromised row, the one the code asks it not to.
+_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*(?:\((?P<inside>[^()]*))?$", re.IGNORECASE)
 
 
 def _code_comparison_said(match: re.Match) -> str:
