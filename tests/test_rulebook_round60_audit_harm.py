@@ -8,7 +8,7 @@ its words, or their opposite, on 0e5ef0d:
   very hosts the text lets, or where the text denies the ban;
 - a move named as a noun and turned down in the passive (forbidding.BAD_IDEA, r60h's "never to be tried", "must never be
   attempted" among them) and limited in its own clause by a time or a count ("... is never to be tried yet", "... must not
-  be carried out twice", "... before Enterprise1") is limited as the active ban is (forbidding.limited_bans): a plain
+  be carried out twice", "... before Enterprise1"), or said of the move alone ("... on its own"), is limited as the active ban is (forbidding.limited_bans): a plain
   "never" on the host shown forbade the move for good, or the first one too;
 - every verb banned on a host and one verb named again (said.forbidden_in_words, r60h) is every verb banned only where the
   text names no other move it lets: "keep off Op_Host2, not even an Analyse; a Restore at root is fine though" lets the
@@ -73,7 +73,8 @@ def test_a_passive_ban_limited_in_time_or_count_is_no_plain_never() -> None:
     for text, host, verb in (("A Restore of Op_Host0 is never to be tried yet.", "Op_Host0", "Restore"),
                              ("A Remove of User4 must not be performed first.", "User4", "Remove"),
                              ("An Analyse of Enterprise1 should never be done twice.", "Enterprise1", "Analyse"),
-                             ("A Restore of User2 is not to be attempted ahead of User3.", "User2", "Restore")):
+                             ("A Restore of User2 is not to be attempted ahead of User3.", "User2", "Restore"),
+                             ("A Remove of Op_Host1 must never be attempted on its own.", "Op_Host1", "Remove")):
         assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
     # the passive ban with no limit of its own is still a plain never
     assert text_problem("A Restore of Op_Host0 must never be attempted.", {"host": "Op_Host0"},

@@ -1484,15 +1484,15 @@ def limited_bans(instruction: str) -> dict[str, str]:
 
 
 # (r60a) A move named as a noun and turned down in the passive (BAD_IDEA: "a Restore of User1 is not to be attempted",
-# "... must never be tried"), the ban then limited in its own clause by a time or a count, as `limited_bans` reads the
-# active ban: "... is never to be tried yet", "... must not be used twice". Read as a plain ban (r60h's "never to be"
+# "... must never be tried"), the ban then limited in its own clause by a time or a count, or said of the move alone, as
+# `limited_bans` reads the active ban: "... is never to be tried yet", "... must not be used twice", "... alone". Read as a plain ban (r60h's "never to be"
 # forms among them), a "never" passed that forbade the move for good, or the first one too.
 _PASSIVE_BAN = re.compile(r"\b(?:(?:is|are|'s)\s+(?:not|never)\s+to\s+be|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+be)"
                           r"\s+\w+(?:\s+out)?\b", re.IGNORECASE)
 
 
 def _passive_bans_limited(instruction: str) -> list[tuple[str, str]]:
-    """(r60a) (verb, "time" or "count") of each passive ban (`_PASSIVE_BAN`) whose own clause limits it."""
+    """(r60a) (verb, "time", "count" or "alone") of each passive ban (`_PASSIVE_BAN`) whose own clause limits it."""
     found = []
     for clause in re.split(r"[.;:!?]", instruction):
         ban = _PASSIVE_BAN.search(clause)
@@ -1501,7 +1501,7 @@ def _passive_bans_limited(instruction: str) -> list[tuple[str, str]]:
             continue
         end = _BAN_CLAUSE_END.search(clause, ban.end())
         limit = _BAN_LIMIT.search(clause[verb.end():end.start() if end else len(clause)])
-        kind = None if limit is None else "count" if limit["count"] else "time"
+        kind = "alone" if _MOVE_ALONE.match(clause, ban.end()) else None if limit is None else "count" if limit["count"] else "time"
         if kind is None and _BEFORE_ANOTHER_HOST.match(clause, ban.end()):
             kind = "time"
         if kind is not None:
