@@ -27,7 +27,10 @@ its words, or their opposite, on 0e5ef0d:
   fell back to its host in any state, a scanned or exploited row too;
 - a column said unequal in code right after a bare "not" or "!" ("if not Op_Host1.compromised != No", Python's not (a != b))
   is a denial denied, left unread as r60h leaves "not (...)": read as the inner denial, a compiled compromise of the host
-  passed where the code asks its clean row.
+  passed where the code asks its clean row;
+- a move named as a noun and turned down in the passive inside a question ("Who decided a Remove of Enterprise0 must never
+  be attempted?") judges nothing (forbidding.prohibitions_in over BAD_IDEA, which r60h widened to "never to be" / "must
+  never be attempted"): read as a ban, the text's order of that move after it was passed as its "never".
 """
 
 from __future__ import annotations
@@ -132,3 +135,13 @@ def test_a_denied_comparison_right_after_not_is_left_unread() -> None:
         column = "activity" if ".activity" in text else "compromise"
         assert text_problem(text, {"host": host, column: "any"}, {"mode": "do", "verb": "DecoyApache", "target": host}) \
             is not None, text
+
+
+def test_a_passive_ban_asked_is_no_ban() -> None:
+    for text, when, host in (
+            ("Who decided a Remove of Enterprise0 must never be attempted? Remove Enterprise0 once exploited.",
+             {"host": "Enterprise0", "activity": "Exploit"}, "Enterprise0"),
+            ("Who told you a Restore of Op_Host0 should never be tried? Restore Op_Host0 when it is rooted.",
+             {"host": "Op_Host0", "compromise": "Privileged"}, "Op_Host0")):
+        verb = "Remove" if "Remove" in text else "Restore"
+        assert text_problem(text, when, _never(verb, host)) is not None, text

@@ -1243,8 +1243,10 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         if verb is not None:
             named = f"{match['first']} {match['second']}"
             found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
-    for clause in re.split(r"[.;:!?]", instruction):
-        bad = BAD_IDEA.search(clause)
+    for clause, end in re.findall(r"([^.;:!?]*)([.;:!?]?)", instruction):
+        # (r60a) not a judgement asked ("Who said a Restore of User3 must never be attempted?", "Is a Remove pointless
+        # there?"): a question judges nothing, save one that asserts it by a denied auxiliary ("Isn't a Restore overkill?")
+        bad = BAD_IDEA.search(clause) if end != "?" or _ASSERTING_QUESTION.match(clause) else None
         # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
         # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
         # view, is pointless")
@@ -1261,6 +1263,10 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
             named = _judged_condition_away(clause, subject)
             found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(named), classes_in(named)))
     return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
+
+
+_ASSERTING_QUESTION = re.compile(r"\s*(?:(?:is|are|was|were|would|wouldn|does|do|did|should|must)n['\u2019]?t|(?:is|are|would|does)\s+(?:it|that|this)\s+not|"
+                                 r"surely)\b", re.IGNORECASE)
 
 
 # (r56h) A ban said by a negative inversion, its condition first: "Not unless Enterprise2 is owned should anyone Restore
