@@ -1243,8 +1243,10 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         if verb is not None:
             named = f"{match['first']} {match['second']}"
             found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
-    for clause in re.split(r"[.;:!?]", instruction):
-        bad = BAD_IDEA.search(clause)
+    for clause, end in re.findall(r"([^.;:!?]*)([.;:!?]?)", instruction):
+        # (r60a) not a judgement asked ("Who said a Restore of User3 must never be attempted?", "Is a Remove pointless
+        # there?"): a question judges nothing, save one that asserts it by a denied auxiliary ("Isn't a Restore overkill?")
+        bad = BAD_IDEA.search(clause) if end != "?" or _ASSERTING_QUESTION.match(clause) else None
         # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
         # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
         # view, is pointless")
@@ -1261,6 +1263,10 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
             named = _judged_condition_away(clause, subject)
             found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(named), classes_in(named)))
     return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
+
+
+_ASSERTING_QUESTION = re.compile(r"\s*(?:(?:is|are|was|were|would|wouldn|does|do|did|should|must)n['\u2019]?t|(?:is|are|would|does)\s+(?:it|that|this)\s+not|"
+                                 r"surely)\b", re.IGNORECASE)
 
 
 # (r56h) A ban said by a negative inversion, its condition first: "Not unless Enterprise2 is owned should anyone Restore
@@ -1469,6 +1475,8 @@ def limited_bans(instruction: str) -> dict[str, str]:
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    for name, kind in _passive_bans_limited(instruction):
+        found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
     for match in _STEPS_ON_MOVE.finditer(instruction):  # (r56l) "never spend more than one step restoring User1"
         verb = VERB.match(instruction, match.end())
         if verb is not None:
@@ -1482,6 +1490,32 @@ def limited_bans(instruction: str) -> dict[str, str]:
             name = canonical_verb(verb, after[verb.end():])
             kind = "count" if limit["count"] else "time"
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    return found
+
+
+# (r60a) A move named as a noun and turned down in the passive (BAD_IDEA: "a Restore of User1 is not to be attempted",
+# "... must never be tried"), the ban then limited in its own clause by a time or a count, or said of the move alone, as
+# `limited_bans` reads the active ban: "... is never to be tried yet", "... must not be used twice", "... alone". Read as a plain ban (r60h's "never to be"
+# forms among them), a "never" passed that forbade the move for good, or the first one too.
+_PASSIVE_BAN = re.compile(r"\b(?:(?:is|are|'s)\s+(?:not|never)\s+to\s+be|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+be)"
+                          r"\s+\w+(?:\s+out)?\b", re.IGNORECASE)
+
+
+def _passive_bans_limited(instruction: str) -> list[tuple[str, str]]:
+    """(r60a) (verb, "time", "count" or "alone") of each passive ban (`_PASSIVE_BAN`) whose own clause limits it."""
+    found = []
+    for clause in re.split(r"[.;:!?]", instruction):
+        ban = _PASSIVE_BAN.search(clause)
+        verb = VERB.search(clause[:ban.start()]) if ban else None
+        if verb is None:
+            continue
+        end = _BAN_CLAUSE_END.search(clause, ban.end())
+        limit = _BAN_LIMIT.search(clause[verb.end():end.start() if end else len(clause)])
+        kind = "alone" if _MOVE_ALONE.match(clause, ban.end()) else None if limit is None else "count" if limit["count"] else "time"
+        if kind is None and _BEFORE_ANOTHER_HOST.match(clause, ban.end()):
+            kind = "time"
+        if kind is not None:
+            found.append((canonical_verb(verb, clause[verb.end():]), kind))
     return found
 
 

@@ -122,7 +122,9 @@ _UNEQUAL = re.compile(r"!=|=/=|\u2260|<>|is\s+not", re.IGNORECASE)  # (r60h) the
 
 # (r60h) A negation opened before a comparison and not yet closed, "if !(E1.activity != None ...", "not (U2.compromised <>
 # No)": the comparison's denial is itself denied, which no reading of the words places.
-_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*\((?P<inside>[^()]*)$", re.IGNORECASE)
+# (r60a) So is one said right before it with no bracket, "if not Op_Host1.compromised != No" (in Python, "not (a != b)"):
+# read as the inner denial alone, the condition held on the compromised row, the one the code asks it not to.
+_DENIAL_OPEN = re.compile(r"(?:!|\bnot)\s*(?:\((?P<inside>[^()]*))?$", re.IGNORECASE)
 
 
 def _code_comparison_said(match: re.Match) -> str:
@@ -150,7 +152,16 @@ _CALLED_STATE = {"scan": "scanned", "exploit": "exploited", "compromise": "compr
                  "breach": "breached", "probe": "probed", "clean": "clean", "quiet": "quiet"}
 
 
+# (r60a) A comparison after the call that `_CODE_STATE_CALL` does not read, "=== false", "!== true", "returns false", "equals
+# false", "is None", "== null": what the call is held to is unread, and the call said alone ("User2 is owned") was the state
+# the comparison may deny (its very opposite, "if is_owned(User2) returns false").
+_CALL_COMPARED = re.compile(r"\s*(?:===?|!==?|<>|=(?![=>])|returns?\b|evaluates?\b|equals?\b|gives?\b|yields?\b|comes\s+back\b|"
+                            r"is\b|was\b|isn['\u2019]t\b)", re.IGNORECASE)  # (not an arrow, "on_scan(E1) => ...")
+
+
 def _code_state_call_said(match: re.Match) -> str:
+    if not match["truth"] and _CALL_COMPARED.match(match.string, match.end()):
+        return match[0]  # (left as written: `_CALL_COMPARED`)
     state = match["participle"] or _CALLED_STATE[match["event"].lower()]
     false = bool(match["truth"]) and (match["truth"].lower() in ("false", "no", "0")) != bool(_UNEQUAL.fullmatch(match["operator"]))
     return f"{match['host']} is {'not ' if bool(match['denied']) != false else ''}{state.lower()}"
@@ -434,7 +445,12 @@ _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:m
 _NO_SIGN_ON = re.compile(r"\b(?:there\s+(?:is|are)\s+)?no\s+signs?\s+of\s+(?:any\s+)?(?:activity|anything|life|trouble|the\s+attacker|red|"
                          r"(?:an?\s+)?attack)\s+(?:on|at|from|in)\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\b"
                          # (not "no sign of activity on User1 beyond the scan": a row not quiet, the scan it sets aside)
-                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)",
+                         r"(?!\s*,?\s*(?:other\s+than|besides|beside|except|but|apart\s+from|aside\s+from|beyond|save|bar)\b)"
+                         # (r60a: nor "no sign of activity on Op_Host0 since red took it": no activity since a compromise, a
+                         # row held, not quiet; said "quiet since ...", the two stood against each other and the note fell
+                         # back to the host in any state, scanned or exploited too)
+                         r"(?![^.;:!?\n]*\b(?:since|after|following)\b[^.;:!?\n]*\b(?:took|taken|exploit\w*|owned|rooted|compromis\w*|"
+                         r"breach\w*|held|got|hacked|pwned|pivoted|entered|infected)\b)",
                          re.IGNORECASE)
 
 
@@ -454,8 +470,33 @@ _NONE_GETS = re.compile(
     re.IGNORECASE)
 
 
+# (r60a) Where "nothing gets a <move>" is the writer's own ban, and where it is not. It opens its clause, or follows only a
+# joining word ("..., so no op host gets a Remove"): after "if", "that", "they claim", it is a condition, or a claim
+# reported or denied ("it is false that no op host gets a Restore"); between quote marks it is a rule cited; in a sentence
+# asked ("nothing gets a Restore, you say?") it is in doubt. An exception after it is of hosts named ("..., bar
+# Op_Host2"): one of a state or a class ("..., except hosts that are rooted") leaves the ban on hosts its words do not
+# place (read as said, the state excepted became the ban's condition: a never of the move on the very hosts it lets).
+_NONE_GETS_LEAD = re.compile(r"(?:^|[.;:!?\n,(\u2014-])\s*(?:(?:and|but|so|then|also|plus|hence|thus)\s+)?$", re.IGNORECASE)
+_NONE_GETS_EXCEPT = re.compile(r"\b(?:" + EXCEPT_WORDS + r"|save|bar|unless|but)\s+(?P<what>[^,.;:!?\n]*)", re.IGNORECASE)
+_HOSTS_ONLY = re.compile(r"(?:the\s+)?(?:" + HOST_NAME + r"|" + HOST_SHORT + r")(?:\s*(?:,|and|or|nor|/)\s*(?:" + HOST_NAME
+                         + r"|" + HOST_SHORT + r"))*", re.IGNORECASE)
+
+
+def _none_gets_stated(found: re.Match) -> bool:
+    before, after = found.string[:found.start()], found.string[found.end():]
+    sentence_end = re.search(r"[.!?\n]", after)
+    rest = after[:sentence_end.start()] if sentence_end else after
+    quoted = before.count('"') % 2 or before.count("\u201c") > before.count("\u201d") or re.search(r"['\u2018`]\s*$", before)
+    excepted = [m["what"].strip() for m in _NONE_GETS_EXCEPT.finditer(rest)
+                if not m[0].lower().startswith(("unless", "but ")) or m[0].lower().startswith("but not")]
+    return bool(_NONE_GETS_LEAD.search(before)) and not quoted and not (sentence_end and sentence_end[0] == "?") \
+        and all(_HOSTS_ONLY.fullmatch(what) for what in excepted)
+
+
 def _none_gets_said(found: re.Match) -> str:
     """(r60h) `_NONE_GETS` said as a prohibition on every host of its subject: "Every <class> host <place> gets no "."""
+    if not _none_gets_stated(found):
+        return found[0]  # (left as written: `_none_gets_stated`)
     cls = found["cls"] or found["cls2"]
     noun = found["noun"] or re.sub(r"(?:es|s)$", "", found["nouns"] or "") or "host"
     every = "Every" if found["subject"][0].isupper() else "every"

@@ -361,9 +361,17 @@ def _ban_concluded(reason: str, order: str) -> bool:
     the order after it bans that very move in so many words ("never Remove Op_Host0 for a probe by itself"): the ban is
     the lesson, the judgement its reason. Read as the order, the judgement was kept and the ban cut away with the reason:
     the rule stood on any host, not on the host its lesson names."""
+    # (r60a) In general only: a judgement of the move on a host of its own, or in a case of its own the ban points back to
+    # ("a Restore of Enterprise0 is overkill when it is scanned, so never Restore Enterprise1 then"), is the ban's case; cut
+    # away with the reason, the ban stood on its host in any state.
+    if hosts_in(reason) or _POINTS_BACK.search(order):
+        return False
     ban = _BAN_OPENS.match(order)
     judged = BAD_IDEA.search(reason)
     return bool(ban and judged) and set(verbs_in(ban.group(0))) == set(verbs_in(reason[:judged.start()])) != set()
+
+
+_POINTS_BACK = re.compile(r"\b(?:then|in\s+(?:that|such\s+a|this)\s+case|at\s+that\s+(?:point|time|stage)|there)\b", re.IGNORECASE)
 
 
 _NO_NEED = re.compile(r"^\s*(?:(?:a|an|the|any|every|each)\s+)?(?!(?:do|don'?t|never|please)\b)\w+\b[^,;:]*?\b"

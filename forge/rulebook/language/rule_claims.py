@@ -569,10 +569,16 @@ def states_said(text: str) -> bool:
 # "before analysing it", "yet", "as a first move", "it is wrong to say") narrows the prohibition or turns it round.
 _PLAIN_BAN = re.compile(r"\b(?:never|not|no|do|does|don['\u2019]t|doesn['\u2019]t|must|mustn['\u2019]t|shall|should|shouldn['\u2019]t|"
                         r"ever|at\s+all|full\s+stop|period|under\s+any\s+circumstances?|whatever\s+(?:it|they)\s+shows?|"
-                        r"a|an|any|every|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
+                        r"a|an|any|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
                         # (r60h: the place of the class, "in the op subnet", and the analyst's move named, "an Analyse recommendation")
                         r"subnet|network|recommendations?|"
                         r"hosts?|box(?:es)?|machines?|workstations?|servers?|nodes?|systems?)\b", re.IGNORECASE)
+
+
+# (r60a) "every" as the subject of a move denied, "Every user host gets no Remove" (as forms._none_gets_said writes "no user
+# host gets a Remove"): each host denied it. Not "every" after the ban, "don't Restore every user box": not all of them at
+# once, which bans no host's own (r60h had "every" plain everywhere, and that text spoke "never Restore" on each user box).
+_EVERY_GETS_NO = re.compile(r"^\s*every\b(?=[^,;:]*\bgets?\s+no\b)", re.IGNORECASE)
 
 
 def class_ban_plain(words) -> bool:
@@ -584,7 +590,7 @@ def class_ban_plain(words) -> bool:
     banned = {p.verb for p in words.prohibitions}
     for sentence in (s for s in re.split(r"[.;!?\n]+", words.text) if s.strip()):
         if banned & set(verbs_in(sentence)) or None in banned and negations_in(sentence):
-            left = _PLAIN_BAN.sub(" ", VERB.sub(" ", without_class_names(sentence)))
+            left = _PLAIN_BAN.sub(" ", VERB.sub(" ", without_class_names(_EVERY_GETS_NO.sub(" ", sentence))))
             if re.sub(r"[\s,:'\"()\u2019-]+", "", left):
                 return False
         elif not verbs_in(sentence) or negations_in(sentence):

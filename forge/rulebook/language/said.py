@@ -24,7 +24,7 @@ from forge.rulebook.language.episode import EpisodeStep, episode_claims
 from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans, preferred_across_hosts
 from forge.rulebook.language.forms import moves_answered, moves_only_asked
-from forge.rulebook.language.names import classes_in, hosts_in, same_verb
+from forge.rulebook.language.names import classes_in, hosts_in, same_verb, verbs_in
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
 
@@ -223,7 +223,10 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     # and no Restore either", "..., not even a Remove" (read as put aside as well): that verb is one of every verb (counted as a
     # second verb, the note had no meaning in a dispute, and a rule it outranks on E1 spoke beside it). Not where the
     # named verb falls on other hosts, nor a verb only put aside, which no prohibition names.
-    every = ANY_VERB in verbs and len(set(banned_on)) == 1 and set(words.dispreferred) <= verbs
+    # (r60a) Nor where the text names a move no prohibition bans, "leave User1 alone, not even an Analyse, but a Restore
+    # once rooted is fine": the move let there is none of every verb (read as one, the note outranked the Restore it lets)
+    every = ANY_VERB in verbs and len(set(banned_on)) == 1 and set(words.dispreferred) <= verbs \
+        and set(verbs_in(words.text)) <= verbs
     if every:
         verbs = {ANY_VERB}
     if words.dispreferred and not every:
