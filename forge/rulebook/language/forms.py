@@ -1617,6 +1617,13 @@ _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call
                           r"hurts?|harm|risky|dangerous|backfire|do\s+(?:any\s+)?damage)\b", re.IGNORECASE)
 
 
+# (r60d) A "no" that opens a noun and denies nothing: "No doubt (it would)", "No question", "No idea", "No telling", "No
+# way to know". After a fault asked ("would it hurt to Restore User2? No doubt."), read as the fault denied, the move the
+# answer finds harmful, or leaves unknown, passed as ordered.
+_NO_AS_NOUN = re.compile(r"^\W*no\s+(?:doubt|question|idea|clue|telling|way\s+(?:to\s+(?:know|tell)|of\s+knowing)|"
+                         r"(?:real\s+)?(?:sense|notion))\b", re.IGNORECASE)
+
+
 # (r55d) What makes a question more than the fault of a move (`moves_answered`): a merit asked beside it, another side
 # set by "or", or the move not made ("not to", "skip", "hold off", "without").
 _FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necessary|enough|ok(?:ay)?|fine|wise|smart|best|"
@@ -1702,7 +1709,7 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
         # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
         # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) \
+        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) and not _NO_AS_NOUN.match(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             continue
         # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
