@@ -20,3 +20,22 @@ def test_a_no_that_opens_a_noun_does_not_deny_the_harm_asked():
     for answer in ("No.", "Nope, go ahead.", "Not at all."):
         text = f"Would it hurt to Remove Enterprise2? {answer}"
         assert text_problem(text, quiet, _do("Remove", "Enterprise2")) is None, text
+
+
+def _settled(text):
+    return taught_words(text)[1]
+
+
+def test_a_log_narrowed_or_doubted_after_its_last_order_is_not_settled_on_it():
+    """transcript._AMENDED_OR_DOUBTED: a later message that adds a condition, an exception or a doubt to the last order
+    ("only if ...", "but never when ...", "hmm, are you sure?") leaves the log unsettled: its last order alone is wider
+    than the conversation, or still in doubt."""
+    first = "ana: Restore User3 when it gets rooted\nbo: Remove User3 when it gets rooted\n"
+    for tail in ("ana: only while Enterprise1 is clean", "ana: but never if Op_Host2 is rooted as well",
+                 "ana: hmm, are you sure?", "ana: wait, let me think"):
+        assert _settled(first + tail) == first + tail, tail
+    timed = "[10:01] ana: Restore User3 when it gets rooted\n[10:02] bo: Remove User3 when it gets rooted\n"
+    assert _settled(timed + "[10:03] ana: unless Op_Host2 is rooted as well") != "Remove User3 when it gets rooted"
+    # (guards: an assent, or small talk after the order, leaves the log settled on it)
+    for tail in ("ana: ok", "ana: fine. lunch at noon?"):
+        assert _settled(first + tail) == "Remove User3 when it gets rooted", tail
