@@ -39,3 +39,18 @@ def test_a_log_narrowed_or_doubted_after_its_last_order_is_not_settled_on_it():
     # (guards: an assent, or small talk after the order, leaves the log settled on it)
     for tail in ("ana: ok", "ana: fine. lunch at noon?"):
         assert _settled(first + tail) == "Remove User3 when it gets rooted", tail
+
+
+def test_the_box_with_a_clause_of_its_own_is_not_the_host_named():
+    """forms._THE_BOX: "the box it was attacked from", "the host the scan came from", "the box upstream" is another host
+    than the one the note names: not said as it."""
+    from forge.rulebook.language.forms import the_box_named_said
+
+    for text in ("When Enterprise2 shows an exploit, Analyse the machine it was attacked from.",
+                 "Once Op_Host2 is rooted, Remove the attacker from the box it moved to.",
+                 "When User4 is scanned, Analyse the host the scan came from.",
+                 "Once the host upstream gets rooted, Restore User4."):
+        assert the_box_named_said(text) == text, text
+    # (guards: the bare box is still the one host named)
+    assert the_box_named_said("Once red is on the box, Restore User4.") == "Once red is on User4, Restore User4."
+    assert the_box_named_said("Once the box gets rooted, Restore User4.") == "Once User4 gets rooted, Restore User4."

@@ -1218,7 +1218,13 @@ def latter_former_said(flat: str) -> str:
 # (which server the note means is left to the other readers).
 _THE_BOX = re.compile(r"\bthe\s+(?:box|host|machine)\b(?!['\u2019]s\b)"
                       r"(?!\s+(?:that|which|who|where|being|with|without|showing|under|next|beside|behind|in\s+front|near|you|we|i|they|itself|"
-                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from)\b)", re.IGNORECASE)
+                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from|"
+                      # (r60d) nor a clause of its own subject after it, "the box it was attacked from", "the host the scan
+                      # came from", "the machine Op_Host0 talks to", nor one placed by another, "the box upstream", "the
+                      # host after it": another host than the one the note names (said as that host, the order's target
+                      # was the host named in its condition)
+                      r"it|he|she|one|the|a|an|this|these|those|our|their|his|her|its|some|red|blue|attacker|[a-z]+_?[a-z]*\d|"
+                      r"upstream|downstream|after|before|above|below|beyond|past|ahead)\b)", re.IGNORECASE)
 _HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|some|each|every|another|other|all|no|whichever|one)\s+(?:[\w-]+\s+)?"
                                r"(?:box(?:es)?|hosts?|machines?|servers?|workstations?|nodes?)\b|\b(?:box(?:es)|hosts|machines|servers)\b|"
                                r"\bother\b", re.IGNORECASE)
