@@ -54,3 +54,19 @@ def test_the_box_with_a_clause_of_its_own_is_not_the_host_named():
     # (guards: the bare box is still the one host named)
     assert the_box_named_said("Once red is on the box, Restore User4.") == "Once red is on User4, Restore User4."
     assert the_box_named_said("Once the box gets rooted, Restore User4.") == "Once User4 gets rooted, Restore User4."
+
+
+def _never(verb, target):
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+def test_a_hedge_the_writer_withdraws_bans_nothing_either():
+    """checks._undecided with `banned`: "maybe never <move>, I'm not sure" is no ban of the move, as "maybe <move>, I'm
+    not sure" is no order of it."""
+    host = {"host": "Op_Host2"}
+    for text in ("Maybe never Analyse Op_Host2, I'm not sure.", "Perhaps don't Remove Op_Host2 at all - dunno.",
+                 "Not certain, but maybe never Analyse Op_Host2."):
+        verb = "Remove" if "Remove" in text else "Analyse"
+        assert text_problem(text, host, _never(verb, "Op_Host2")) is not None, text
+    # (guards: a firm ban beside a hedge on another move stands)
+    assert text_problem("Never Analyse Op_Host2. Maybe Remove it, not sure.", host, _never("Analyse", "Op_Host2")) is None
