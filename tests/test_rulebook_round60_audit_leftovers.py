@@ -70,3 +70,17 @@ def test_a_hedge_the_writer_withdraws_bans_nothing_either():
         assert text_problem(text, host, _never(verb, "Op_Host2")) is not None, text
     # (guards: a firm ban beside a hedge on another move stands)
     assert text_problem("Never Analyse Op_Host2. Maybe Remove it, not sure.", host, _never("Analyse", "Op_Host2")) is None
+
+
+def test_a_drawn_ban_keeps_the_host_its_pronoun_stands_for():
+    """order._ban_drawn_said: in "<reason>, so it gets no <move>, unlike <other host>" the "it" is the reason's host; the
+    ban is not the other host's (the opposite of the words)."""
+    for text, other, verb, when in (
+            ("Op_Host2 is the bait, so it gets no Analyse, unlike User4.", "User4", "Analyse", {"host": "User4"}),
+            ("Enterprise2 keeps the audit trail, so no Restore for it, as opposed to User4.", "User4", "Restore",
+             {"host": "User4"}),
+            ("Op_Host2 is merely scanned, so it gets no Analyse, unlike User4.", "User4", "Analyse",
+             {"all": [{"host": "Op_Host2", "activity": "Scan", "compromise": "No"}]})):
+        assert text_problem(text, when, _never(verb, other)) is not None, text
+    # (guard: the ban of the reason's host stands)
+    assert text_problem("Op_Host2 is the bait, so it gets no Analyse.", {"host": "Op_Host2"}, _never("Analyse", "Op_Host2")) is None
