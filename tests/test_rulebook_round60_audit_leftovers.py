@@ -36,8 +36,9 @@ def test_a_log_narrowed_or_doubted_after_its_last_order_is_not_settled_on_it():
         assert _settled(first + tail) == first + tail, tail
     timed = "[10:01] ana: Restore User3 when it gets rooted\n[10:02] bo: Remove User3 when it gets rooted\n"
     assert _settled(timed + "[10:03] ana: unless Op_Host2 is rooted as well") != "Remove User3 when it gets rooted"
-    # (guards: an assent, or small talk after the order, leaves the log settled on it)
-    for tail in ("ana: ok", "ana: fine. lunch at noon?"):
+    # (guards: an assent, one that says the order's condition again, or small talk after the order, leaves the log
+    # settled on it)
+    for tail in ("ana: ok", "ana: fine. lunch at noon?", "ana: agreed, cheap once it gets rooted"):
         assert _settled(first + tail) == "Remove User3 when it gets rooted", tail
 
 
@@ -84,3 +85,4 @@ def test_a_drawn_ban_keeps_the_host_its_pronoun_stands_for():
         assert text_problem(text, when, _never(verb, other)) is not None, text
     # (guard: the ban of the reason's host stands)
     assert text_problem("Op_Host2 is the bait, so it gets no Analyse.", {"host": "Op_Host2"}, _never("Analyse", "Op_Host2")) is None
+
