@@ -47,7 +47,7 @@ def test_the_box_with_a_clause_of_its_own_is_not_the_host_named():
     than the one the note names: not said as it."""
     from forge.rulebook.language.forms import the_box_named_said
 
-    for text in ("When Enterprise2 shows an exploit, Analyse the machine it was attacked from.",
+    for text in ("Once Enterprise2 reads Exploit, Analyse the machine it was attacked from.",
                  "Once Op_Host2 is rooted, Remove the attacker from the box it moved to.",
                  "When User4 is scanned, Analyse the host the scan came from.",
                  "Once the host upstream gets rooted, Restore User4."):
