@@ -86,3 +86,14 @@ def test_a_drawn_ban_keeps_the_host_its_pronoun_stands_for():
     # (guard: the ban of the reason's host stands)
     assert text_problem("Op_Host2 is the bait, so it gets no Analyse.", {"host": "Op_Host2"}, _never("Analyse", "Op_Host2")) is None
 
+
+
+def test_a_ban_before_another_clause_leaves_its_preference_plain():
+    """forbidding.PREFERENCE_BANNED: "we never <move> X and always Restore it in place of a Remove" bans the first move;
+    the preference after "and" is plain, its Remove put aside (not kept, as in a banned preference)."""
+    host = {"host": "Enterprise2"}
+    for text in ("We never Analyse Enterprise2 and always Restore it in place of a Remove.",
+                 "Do not Analyse Enterprise2 twice then Restore it instead of a Remove."):
+        assert text_problem(text, host, _do("Remove", "Enterprise2")) is not None, text
+    # (guard: a banned preference still keeps its second move)
+    assert text_problem("Never Restore Enterprise2 in place of a Remove.", host, _do("Remove", "Enterprise2")) is None
