@@ -43,7 +43,7 @@ User0, `{"mode": "never", "verb": "any", "target": "User0"}`), so it conflicts w
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
@@ -207,7 +207,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended, predicate)
+    doubt = _answered(words, done, banned) or _undecided(words, done, banned) or _unplaced_negation(words, done, ended, predicate)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -855,16 +855,18 @@ def _answered(words: Wording, done: list[tuple[str, Optional[str]]], banned: lis
     return None
 
 
-def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
+def _undecided(words: Wording, done: list[tuple[str, Optional[str]]], banned: Sequence[tuple[str, Optional[str]]] = ()) -> Optional[str]:
     """(r52c) A move the writer leaves undecided (`_UNDECIDED`), read in the whole text: the question may open with the
     "if" a condition opens with ("not sure if removing it is right when ..."), so the order the reading is left with
     holds no trace of it. The question runs to the end of its clause ("not sure this generalises, but restore it"
-    orders the Restore)."""
-    for verb, _ in done:
+    orders the Restore). (r60d) A hedge the writer withdraws bans nothing either: "maybe never Remove it, I'm not sure"
+    (`banned`; read past it, the "never" passed for the text)."""
+    for verb, _ in (*done, *banned):
         for hedged in _HEDGE_WITHDRAWN.finditer(words.text):
             if any(same_verb(named, verb) for named in verbs_in(hedged["hedged"] or hedged["after"] or "")):
                 return (f"polarity: the move {verb} is put forward with a hedge the writer withdraws "
                         f"({hedged.group(0)[:70]!r}): no order; keep the rule semantic")
+    for verb, _ in done:
         for undecided in _UNDECIDED.finditer(words.text):
             question = _CLAUSE_END.split(words.text[undecided.end():], maxsplit=1)[0]
             if _TOLD_OF_BEFORE.search(question):

@@ -1340,7 +1340,10 @@ def _forbidden_by_word(instruction: str) -> list[Prohibition]:
 # Remove": the move banned is the one put aside, and the move after "rather than" the one the writer keeps (read as a
 # plain preference, the kept move was dispreferred, the opposite of the text). The ban and the "rather than" in one clause.
 PREFERENCE_BANNED = re.compile(r"(?:\bnever|\b(?:do|does|should|must)\s+not|\b(?:don|doesn|shouldn|mustn)['\u2019]?t)\s+(?:ever\s+)?"
-                                r"(?:" + VERB_WORD + r")[^.;:!?,]{0,60}$", re.IGNORECASE)
+                                r"(?:" + VERB_WORD + r")(?:(?!\b(?:and|but|or|then|so|yet|always|instead)\b|" + VERB_WORD + r")[^.;:!?,]){0,60}$",
+                                re.IGNORECASE)
+# (r60d: nor a ban before another clause, "we never Analyse User4 and always Restore it over a Remove": the
+# preference after "and" is no banned one, and read as one, its put-aside Remove was kept, the opposite of the words)
 
 
 def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:

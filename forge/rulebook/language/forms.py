@@ -1262,7 +1262,13 @@ def latter_former_said(flat: str) -> str:
 # (which server the note means is left to the other readers).
 _THE_BOX = re.compile(r"\bthe\s+(?:box|host|machine)\b(?!['\u2019]s\b)"
                       r"(?!\s+(?:that|which|who|where|being|with|without|showing|under|next|beside|behind|in\s+front|near|you|we|i|they|itself|"
-                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from)\b)", re.IGNORECASE)
+                      r"closest|nearest|[a-z]+ed\b|[a-z]+ing\b|of|on|in|at|from|"
+                      # (r60d) nor a clause of its own subject after it, "the box it was attacked from", "the host the scan
+                      # came from", "the machine Op_Host0 talks to", nor one placed by another, "the box upstream", "the
+                      # host after it": another host than the one the note names (said as that host, the order's target
+                      # was the host named in its condition)
+                      r"it|he|she|one|the|a|an|this|these|those|our|their|his|her|its|some|red|blue|attacker|[a-z]+_?[a-z]*\d|"
+                      r"upstream|downstream|after|before|above|below|beyond|past|ahead)\b)", re.IGNORECASE)
 _HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|some|each|every|another|other|all|no|whichever|one)\s+(?:[\w-]+\s+)?"
                                r"(?:box(?:es)?|hosts?|machines?|servers?|workstations?|nodes?)\b|\b(?:box(?:es)|hosts|machines|servers)\b|"
                                r"\bother\b", re.IGNORECASE)
@@ -1661,6 +1667,13 @@ _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call
                           r"hurts?|harm|risky|dangerous|backfire|do\s+(?:any\s+)?damage)\b", re.IGNORECASE)
 
 
+# (r60d) A "no" that opens a noun and denies nothing: "No doubt (it would)", "No question", "No idea", "No telling", "No
+# way to know". After a fault asked ("would it hurt to Restore User2? No doubt."), read as the fault denied, the move the
+# answer finds harmful, or leaves unknown, passed as ordered.
+_NO_AS_NOUN = re.compile(r"^\W*no\s+(?:doubt|question|idea|clue|telling|way\s+(?:to\s+(?:know|tell)|of\s+knowing)|"
+                         r"(?:real\s+)?(?:sense|notion))\b", re.IGNORECASE)
+
+
 # (r55d) What makes a question more than the fault of a move (`moves_answered`): a merit asked beside it, another side
 # set by "or", or the move not made ("not to", "skip", "hold off", "without").
 _FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necessary|enough|ok(?:ay)?|fine|wise|smart|best|"
@@ -1746,7 +1759,7 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
         # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
         # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
-        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) \
+        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(answer) and not _NO_AS_NOUN.match(answer) \
                 and not _FAULT_NOT_ALONE.search(question):
             continue
         # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read

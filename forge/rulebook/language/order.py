@@ -278,11 +278,14 @@ def so_order(part: str) -> str:
             and not CONDITION.match(part):
         # (r60l) a ban drawn from a state the reason states, "Op_Server0 is only scanned, so it gets no Restore": the ban
         # holds in that state (read without it, the "never" held in every state of the host, wider than its words)
-        return f"When {part[:found.start()].strip()}, {found['order']}"
+        # (r60d: its pronoun said as the reason's host, `_ban_drawn_said`)
+        drawn = _ban_drawn_said(part[:found.start()], found["order"])
+        return f"When {part[:found.start()].strip()}, {drawn}" if drawn else part
     # (r60l) or a ban said as what follows, "User2 is our canary, so it gets no Restore", "..., so no Remove for it": the
     # consequence the writer draws is the order (left out as a justification, the ban was lost and a "do" of the very
     # move passed for the text)
-    return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])
+    drawn = _ban_drawn_said(part[:found.start()], found["order"]) if found else ""
+    return drawn if drawn and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])
                                         or _ban_concluded(part[:found.start()], found["order"])) \
         and (IMPERATIVE_START.match(found["order"]) or MEANS.search(found["order"]) or _ban_drawn(found["order"])) \
         and (not CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
@@ -292,6 +295,22 @@ def _ban_drawn(consequence: str) -> bool:
     """(r60l) Whether the clause after ", so" is a ban of a move (forbidding.forbids_verb) said as an order for what comes:
     "it gets no Restore", "we never Remove it", "no Remove for it" (not "it got no Restore", what was done: no order)."""
     return gives_order(consequence) and forbids_verb(consequence)
+
+
+# (r60d) The host a drawn ban's pronoun stands for: "Enterprise0 is our canary, so it gets no Remove, unlike User2": cut
+# from its reason, "it" lost its host, and the ban was read of the one host left in the words, the very host the text sets
+# apart from it (the opposite). Said as the reason's one host; where the reason names none or several, not drawn.
+_DRAWN_PRONOUN = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
+
+
+def _ban_drawn_said(reason: str, consequence: str) -> str:
+    """(r60d) `consequence` with the pronoun of a drawn ban (`_ban_drawn`) said as the one host `reason` names; "" where
+    it has no such host; any other consequence as it stands."""
+    if not _ban_drawn(consequence) or IMPERATIVE_START.match(consequence) or MEANS.search(consequence) \
+            or not _DRAWN_PRONOUN.search(consequence):
+        return consequence
+    hosts = hosts_in(reason)
+    return _DRAWN_PRONOUN.sub(hosts[0], consequence) if len(hosts) == 1 else ""
 
 
 # (r48b) Where a move is said to fall short, "(on User1 at root,) a Remove alone won't suffice (on User1 at root)", "a Remove of

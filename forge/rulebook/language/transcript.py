@@ -117,11 +117,28 @@ def settled_line(text: str) -> str:
         return text  # (r60l) a later message names a move and orders none (asked, doubted, turned down): nothing settled
     if timeless and any(_TURNED_DOWN.match(m["said"]) for m in said[said.index(ordering[-1]) + 1:]):
         return text  # (r60l) "kim: I still disagree" after it: the conversation did not settle on it
+    if any(_AMENDED_OR_DOUBTED.search(m["said"]) or (_CONDITION_ADDED.search(m["said"]) and not _ASSENT_LEAD.match(m["said"]))
+           for m in said[said.index(ordering[-1]) + 1:]):
+        return text  # (r60d) "lee: only if User1 is clean", "kim: hmm, are you sure?" after it: not settled as it stands
     if timeless and not hosts_in(ordering[-1]["said"]) and hosts_in(text):
         return text  # (r60l) "lee: nope, Restore it": its host is an earlier message's; read alone, the rule lost it
     return _edit_joined(ordering[-1], said) or _without_talk(_REPLY_LEAD.sub("", ordering[-1]["said"]))
 
 
+# (r60d) A later message that narrows the settled one or doubts it, with no order of its own: a condition or an exception
+# it adds ("lee: only if User1 is clean", "kim: but never when Op_Server0 is rooted"), a doubt or a pause ("hmm, are you
+# sure?", "wait", "let me think"). Read as settled on the message before it, the rule dropped the condition the log
+# added (wider than the conversation) or took a proposal still in doubt for its order. Small talk after it ("who has
+# the keys to the lab?") settles nothing else and leaves it. A condition said after an assent, "agreed, cheap until it
+# spreads", is the settled rule's said again (`_CONDITION_ADDED` only where no assent opens the message).
+_AMENDED_OR_DOUBTED = re.compile(r"\b(?:unless|only|except|but\s+(?:not|never|only)|never|"
+                                 r"not\s+(?:sure|convinced|yet|agreed|so\s+fast)|unsure|doubt\w*|(?:are|r)\s+(?:you|u)\s+sure|"
+                                 r"hmm+|wait|hold\s+(?:on|off)|let\s+me\s+think|sleep\s+on\s+it|"
+                                 r"(?:ask|check\s+with|run\s+(?:it|this|that)\s+(?:by|past))\s+(?:the\s+)?(?:lead|boss|manager|team|them))\b",
+                                 re.IGNORECASE)
+_CONDITION_ADDED = re.compile(r"\b(?:if|when|whenever|once|until|till)\b", re.IGNORECASE)
+_ASSENT_LEAD = re.compile(r"^\W*(?:ok(?:ay)?|fine|fair(?:\s+enough)?|agreed|yes|yeah|yep|sure|deal|right|good|sounds\s+good)\b",
+                          re.IGNORECASE)
 # (r60l) A reply that turns the message before it down, with no order of its own: "no", "I still disagree", "not agreed"
 _TURNED_DOWN = re.compile(r"^\W*(?:no\b(?!\s+(?:doubt|question)\b)|nope|nah|(?:i\s+)?(?:still\s+)?disagree|not\s+agreed|"
                           r"(?:i\s+)?(?:still\s+)?(?:don['\u2019]?t|do\s+not)\s+agree|wrong|rejected|veto)", re.IGNORECASE)
