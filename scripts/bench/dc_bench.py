@@ -89,8 +89,9 @@ its failures. `blind56`, written before the fifty-eighth round's changes landed 
 (that round's held-out measure), is development since the fifty-ninth read its failures. `blind57`, written before
 the fifty-ninth round's changes landed and committed before its first run (that round's held-out measure), is
 development since the sixtieth read its failures. `blind58`, written before the sixtieth round's changes landed and
-committed before its first run, is in `UNREAD`, held out now. A held-out split is read by nobody who changes the
-product: for it the bench prints aggregate figures and failure classes only, never a case's text, label or context
+committed before its first run (that round's held-out measure), is development since the sixty-first read its
+failures. No split is held out until the next one is committed. A held-out split is in `UNREAD` and is read by nobody
+who changes the product: for it the bench prints aggregate figures and failure classes only, never a case's text, label or context
 (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
@@ -208,10 +209,10 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind55": "blind-55 (written blind; development: issue 29's fifty-eighth round read its failures)",
                "blind56": "blind-56 (written blind; development: issue 29's fifty-ninth round read its failures)",
                "blind57": "blind-57 (written blind; development: issue 29's sixtieth round read its failures)",
-               "blind58": "blind-58 (held out, unread: aggregates only)"}
+               "blind58": "blind-58 (written blind; development: issue 29's sixty-first round read its failures)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind58"})
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
