@@ -120,3 +120,28 @@ def test_model_entries_are_checked_field_by_field():
 ])
 def test_justifications_are_cut(text, expected):
     assert strip_justification(text) == expected
+
+
+def test_an_entry_is_checked_against_its_text_once_and_keeps_its_verdict(monkeypatch):
+    """The compiler's entry is checked when it answers, after a re-prompt and when it is kept: the checks are pure, so
+    the same entry is checked once and each ask gets the first verdict; another entry is checked on its own."""
+    from forge.rulebook.authoring import compile as compiling
+
+    asked = []
+
+    def counted(text, when_raw, action_raw, unexpressed=""):
+        asked.append(text)
+        return None if "Op_Host2" in text else "host: a stand-in verdict"
+
+    monkeypatch.setattr(compiling, "text_problem", counted)
+    compiling._text_problem_of.cache_clear()
+    when = {"host": "Op_Host2", "compromise": "User"}
+    action = {"mode": "do", "verb": "Restore", "target": "Op_Host2"}
+    try:
+        first = compiling.content_meaning("Restore Op_Host2 when it is held at user level.", when, action)
+        again = compiling.content_meaning("Restore Op_Host2 when it is held at user level.", dict(when), dict(action))
+        other = compiling.content_meaning("Restore Op_Host1 when it is held at user level.", when, action)
+    finally:
+        compiling._text_problem_of.cache_clear()  # no stand-in verdict outlives this test
+    assert first == again and first.problem == "" and "stand-in verdict" in other.problem
+    assert asked == ["Restore Op_Host2 when it is held at user level.", "Restore Op_Host1 when it is held at user level."]
