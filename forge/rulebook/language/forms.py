@@ -1292,6 +1292,29 @@ def the_box_named_said(flat: str) -> str:
     return _THE_BOX.sub(hosts[0], flat)
 
 
+# (r61h) "the server" left out of the op hosts ("op hosts (not the server): ...", "every op box but the server"): the op
+# subnet has one server, Op_Server0, so in a note whose only class is that one and that names no host outside it, the
+# server it excepts is that host. Left unread, the heading's exception was no host, the heading itself was dropped, and a
+# trigger on any exploited host passed as the text. Only after a word that sets it apart: "the server" as a subject of
+# its own is left to the other readers, and so is a note that also speaks of another class (an enterprise host is a
+# server too).
+_SERVER_SET_APART = re.compile(r"\b(?P<lead>not|except(?:\s+for)?|but|other\s+than|save(?:\s+for)?|apart\s+from|bar|besides|"
+                               r"excluding|minus|sans)\s+(?:for\s+)?the\s+server\b(?!['\u2019]s\b|\s+(?:decoy|service)s?\b)",
+                               re.IGNORECASE)
+
+
+def class_server_said(flat: str) -> str:
+    """(r61h) `flat` with the server an op-hosts note sets apart said as the class's one server (`_SERVER_SET_APART`)."""
+    classes = classes_in(flat or "")
+    if len(classes) != 1 or not _SERVER_SET_APART.search(flat):
+        return flat or ""
+    servers = hosts_in(f"the {classes[0]} server")
+    members = set(HOST_CLASSES[classes[0]])
+    if len(servers) != 1 or not set(hosts_in(flat)) <= members:
+        return flat
+    return _SERVER_SET_APART.sub(lambda m: f"{m['lead']} {servers[0]}", flat)
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
