@@ -1315,6 +1315,31 @@ def class_server_said(flat: str) -> str:
     return _SERVER_SET_APART.sub(lambda m: f"{m['lead']} {servers[0]}", flat)
 
 
+# "Scratch the part about User2", "drop the bit on E0", "strike the line for Op_Host1": the teacher takes one part of what
+# they said before out (the hosts named after it are no longer spoken for; the rule that follows keeps the rest).
+DROP_PART = (r"\b(?:scratch|scrap|drop|strike|cut|forget|ignore|disregard)\s+(?:the|that)\s+"
+             r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
+
+
+# (r61h) A host a revision leaves to someone else's judgement: "User4 is left to the chooser's judgement", "Op_Host1 is up
+# to the planner", "User0 stays at your discretion": no host of the order, which speaks for it no more.
+_LEFT_TO_OTHERS = re.compile(r"\b[\w-]+\s+(?:is|are|stays?|remains?)\s+(?:left\s+to|up\s+to|at)\s+(?:the\s+|your\s+|their\s+|his\s+|her\s+)?"
+                             r"(?:[\w-]+(?:['\u2019]s)?\s+)?(?:judge?ment|discretion|call|choice|decision|planner|chooser|analyst|you|them)\b",
+                             re.IGNORECASE)
+
+
+def taken_out_spans(text: str) -> list[str]:
+    """(r61h) The words by which a revision takes hosts out of what it keeps: the part it drops ("scrap the part about
+    User4 in my note") and a host left to another's judgement (`_LEFT_TO_OTHERS`)."""
+    spans = [m.group(0) for m in re.finditer(DROP_PART + r"\s+[^,:;.!]{1,40}", text or "", re.IGNORECASE)]
+    return spans + [m.group(0) for m in _LEFT_TO_OTHERS.finditer(text or "")]
+
+
+def hosts_taken_out(text: str) -> set[str]:
+    """(r61h) The hosts named in `taken_out_spans`."""
+    return {h for span in taken_out_spans(text) for h in hosts_in(span)}
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)

@@ -425,7 +425,7 @@ _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|
                                 r"i\s+had\s+it)\s+(?:(?:all|just|plain|completely|exactly|simply)\s+)?(?:backwards?|wrong|the\s+wrong\s+way\s+"
                                 r"(?:round|around)|mistaken|incorrect|a\s+mistake|not\s+right|upside[\s-]down|reversed|inverted)$|"
                                 r"^(?:(?:no|nope|actually)\s*[,!.]?\s*)?(?:i\s+(?:strongly\s+)?disagree|not\s+so|wrong|backwards?)$|"
-                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
+                                r"^(?:scratch|scrap|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
                                 # ("broader than 'never touch the op boxes':", "stricter than my last note:": this rule
                                 # measured against another, quoted or named as a rule)
                                 r"^(?:(?:it|this|that|the\s+(?:rule|lesson))(?:'s|\s+is)\s+)?(?:a\s+bit\s+|much\s+)?(?:narrower|broader|wider|"
