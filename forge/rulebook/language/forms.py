@@ -1321,7 +1321,7 @@ DROP_PART = (r"\b(?:scratch|scrap|drop|strike|cut|forget|ignore|disregard)\s+(?:
              r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
 
 
-# (r61h) A host a revision leaves to someone else's judgement: "User4 is left to the chooser's judgement", "Op_Host1 is up
+# (r61h) A host a revision leaves to someone else's judgement: "Op_Host2 stays at the planner's discretion", "Op_Host1 is up
 # to the planner", "User0 stays at your discretion": no host of the order, which speaks for it no more.
 _LEFT_TO_OTHERS = re.compile(r"\b[\w-]+\s+(?:is|are|stays?|remains?)\s+(?:left\s+to|up\s+to|at)\s+(?:the\s+|your\s+|their\s+|his\s+|her\s+)?"
                              r"(?:[\w-]+(?:['\u2019]s)?\s+)?(?:judge?ment|discretion|call|choice|decision|planner|chooser|analyst|you|them)\b",
@@ -1329,8 +1329,8 @@ _LEFT_TO_OTHERS = re.compile(r"\b[\w-]+\s+(?:is|are|stays?|remains?)\s+(?:left\s
 
 
 def taken_out_spans(text: str) -> list[str]:
-    """(r61h) The words by which a revision takes hosts out of what it keeps: the part it drops ("scrap the part about
-    User4 in my note") and a host left to another's judgement (`_LEFT_TO_OTHERS`)."""
+    """(r61h) The words by which a revision takes hosts out of what it keeps: the part it drops ("drop the bit on
+    Op_Host0 in my last note") and a host left to another's judgement (`_LEFT_TO_OTHERS`)."""
     spans = [m.group(0) for m in re.finditer(DROP_PART + r"\s+[^,:;.!]{1,40}", text or "", re.IGNORECASE)]
     return spans + [m.group(0) for m in _LEFT_TO_OTHERS.finditer(text or "")]
 

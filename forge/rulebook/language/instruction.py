@@ -674,7 +674,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         stated = states_something(stands["aside"]) or LEVEL_WORDS.search(stands["aside"])
         return "" if set(aside) <= set(hosts_in(rest)) else stands["aside"].strip() if stated else " and ".join(aside)
     if stands and (states_something(stands["aside"]) or LEVEL_WORDS.search(stands["aside"])) and CONDITION.match(rest.strip()):
-        # (r61h) set aside in a state, not on hosts ("The note above still stands, except for root: if Enterprise2 is rooted,
+        # (r61h) set aside in a state, not on hosts ("My old rule is fine, except at root level: once Op_Host1 is rooted,
         # ..."): the order after the colon states that case as its own condition; the "except" is the other note's, no
         # negation of this one (read as one, a faithful compilation of the case was refused and the note it excepts spoke)
         return ""

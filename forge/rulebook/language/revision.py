@@ -30,7 +30,7 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     # an opening word that corrects: "Actually, ...", "Update: ...", "Correction - ...", "Revised: ..."
     r"^\W*(?:actually|update[d]?|correction|revised|revision|amendment|edit|new\s+(?:policy|rule|plan))\b\s*[,:;.!-]",
     r"^\W*actually\b",
-    # (r61h) the same word with what it is about, before its colon: "Update on u2: ...", "Correction re Enterprise1 -
+    # (r61h) the same word with what it is about, before its colon: "Update on Op_Host1: ...", "Correction re Enterprise1 -
     # ...", "Change for the op hosts: ..." (read as no revision, the earlier order on the host spoke beside the new one)
     r"^\W*(?:update[d]?|correction|revision|amendment)\s+(?:on|to|for|about|re|regarding|concerning)\s+"
     r"(?:(?!\b(?:is|are|was|were|be)\b)[^:;.!?]){1,40}?"
