@@ -22,6 +22,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
+from forge.rulebook.language.phases import unknown_phase_named
 from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.forms import line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
@@ -412,7 +413,9 @@ def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
-    if words.conditions:  # a condition the product cannot read in full: never judged by likeness alone
+    # a condition the product cannot read in full: never judged by likeness alone (r61h: nor a time of the episode it
+    # has no window for, "avoid a Restore there early on": read as its host alone, the ban held at every step)
+    if words.conditions or unknown_phase_named(f"{words.situation} {words.instruction}"):
         return Not(Always())
     return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
 

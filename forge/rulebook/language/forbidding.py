@@ -331,7 +331,11 @@ ANY_VERB = re.compile(
     r"\b(?:never|do\s+not|don'?t|stop|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:touch\w*|bother\w*(?:\s+with)?|"
     r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
     r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
-    r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
+    r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|"
+    # (r61h) not what the teacher said before, "ignore what I wrote on Op_Host1", "ignore my earlier note": a note about a
+    # note, no ban of every move on the host it names (read as one, a correction that orders a move there was refused)
+    r"\bignore\b(?!\s+(?:what(?:ever)?\b|(?:(?:my|the|that|this|our|your|his|her|their)\s+)?(?:(?:earlier|previous|last|old|"
+    r"first|other|above|original)\s+)?(?:notes?|rules?|advice|instructions?|orders?|lessons?|guidance|messages?|comments?|words?)\b))|"
     r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b|"
     # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
     # past, "I planned nothing for it", "we wasted no time on User2", it is a report)

@@ -1292,6 +1292,54 @@ def the_box_named_said(flat: str) -> str:
     return _THE_BOX.sub(hosts[0], flat)
 
 
+# (r61h) "the server" left out of the op hosts ("op hosts (not the server): ...", "every op box but the server"): the op
+# subnet has one server, Op_Server0, so in a note whose only class is that one and that names no host outside it, the
+# server it excepts is that host. Left unread, the heading's exception was no host, the heading itself was dropped, and a
+# trigger on any exploited host passed as the text. Only after a word that sets it apart: "the server" as a subject of
+# its own is left to the other readers, and so is a note that also speaks of another class (an enterprise host is a
+# server too).
+_SERVER_SET_APART = re.compile(r"\b(?P<lead>not|except(?:\s+for)?|but|other\s+than|save(?:\s+for)?|apart\s+from|bar|besides|"
+                               r"excluding|minus|sans)\s+(?:for\s+)?the\s+server\b(?!['\u2019]s\b|\s+(?:decoy|service)s?\b)",
+                               re.IGNORECASE)
+
+
+def class_server_said(flat: str) -> str:
+    """(r61h) `flat` with the server an op-hosts note sets apart said as the class's one server (`_SERVER_SET_APART`)."""
+    classes = classes_in(flat or "")
+    if len(classes) != 1 or not _SERVER_SET_APART.search(flat):
+        return flat or ""
+    servers = hosts_in(f"the {classes[0]} server")
+    members = set(HOST_CLASSES[classes[0]])
+    if len(servers) != 1 or not set(hosts_in(flat)) <= members:
+        return flat
+    return _SERVER_SET_APART.sub(lambda m: f"{m['lead']} {servers[0]}", flat)
+
+
+# "Scratch the part about User2", "drop the bit on E0", "strike the line for Op_Host1": the teacher takes one part of what
+# they said before out (the hosts named after it are no longer spoken for; the rule that follows keeps the rest).
+DROP_PART = (r"\b(?:scratch|scrap|drop|strike|cut|forget|ignore|disregard)\s+(?:the|that)\s+"
+             r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
+
+
+# (r61h) A host a revision leaves to someone else's judgement: "Op_Host2 stays at the planner's discretion", "Op_Host1 is up
+# to the planner", "User0 stays at your discretion": no host of the order, which speaks for it no more.
+_LEFT_TO_OTHERS = re.compile(r"\b[\w-]+\s+(?:is|are|stays?|remains?)\s+(?:left\s+to|up\s+to|at)\s+(?:the\s+|your\s+|their\s+|his\s+|her\s+)?"
+                             r"(?:[\w-]+(?:['\u2019]s)?\s+)?(?:judge?ment|discretion|call|choice|decision|planner|chooser|analyst|you|them)\b",
+                             re.IGNORECASE)
+
+
+def taken_out_spans(text: str) -> list[str]:
+    """(r61h) The words by which a revision takes hosts out of what it keeps: the part it drops ("drop the bit on
+    Op_Host0 in my last note") and a host left to another's judgement (`_LEFT_TO_OTHERS`)."""
+    spans = [m.group(0) for m in re.finditer(DROP_PART + r"\s+[^,:;.!]{1,40}", text or "", re.IGNORECASE)]
+    return spans + [m.group(0) for m in _LEFT_TO_OTHERS.finditer(text or "")]
+
+
+def hosts_taken_out(text: str) -> set[str]:
+    """(r61h) The hosts named in `taken_out_spans`."""
+    return {h for span in taken_out_spans(text) for h in hosts_in(span)}
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)

@@ -30,6 +30,7 @@ from forge.rulebook.language.markers import CLASS_ONLY, GOAL_AVERTED, HARM_DENIE
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.phases import unknown_phase_named
 from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
@@ -92,7 +93,8 @@ def complete_claims(text: str, found) -> bool:
                                                                  negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
         and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found) \
-        and not _left_out_class_claimed(text, found)
+        and not _left_out_class_claimed(text, found) \
+        and not unknown_phase_named(f"{words.situation} {words.instruction}")  # (r61h: "early on", no step window to ask)
 
 
 def _case_denials_placed(words, found, negated) -> Optional[bool]:

@@ -425,7 +425,7 @@ _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|
                                 r"i\s+had\s+it)\s+(?:(?:all|just|plain|completely|exactly|simply)\s+)?(?:backwards?|wrong|the\s+wrong\s+way\s+"
                                 r"(?:round|around)|mistaken|incorrect|a\s+mistake|not\s+right|upside[\s-]down|reversed|inverted)$|"
                                 r"^(?:(?:no|nope|actually)\s*[,!.]?\s*)?(?:i\s+(?:strongly\s+)?disagree|not\s+so|wrong|backwards?)$|"
-                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
+                                r"^(?:scratch|scrap|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
                                 # ("broader than 'never touch the op boxes':", "stricter than my last note:": this rule
                                 # measured against another, quoted or named as a rule)
                                 r"^(?:(?:it|this|that|the\s+(?:rule|lesson))(?:'s|\s+is)\s+)?(?:a\s+bit\s+|much\s+)?(?:narrower|broader|wider|"
@@ -673,6 +673,11 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         # (r34h) with the state it is put aside in, if it says one: "but not for User1 at root level"
         stated = states_something(stands["aside"]) or LEVEL_WORDS.search(stands["aside"])
         return "" if set(aside) <= set(hosts_in(rest)) else stands["aside"].strip() if stated else " and ".join(aside)
+    if stands and (states_something(stands["aside"]) or LEVEL_WORDS.search(stands["aside"])) and CONDITION.match(rest.strip()):
+        # (r61h) set aside in a state, not on hosts ("My old rule is fine, except at root level: once Op_Host1 is rooted,
+        # ..."): the order after the colon states that case as its own condition; the "except" is the other note's, no
+        # negation of this one (read as one, a faithful compilation of the case was refused and the note it excepts spoke)
+        return ""
     if (revised := _earlier_note_hosts(opening, rest)):
         return revised
     if teachers_view(said, rest):

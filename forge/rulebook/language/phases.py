@@ -102,7 +102,15 @@ def phase_named(text: str):
 _PHASE_UNKNOWN = re.compile(r"\b(?:early|earlier|late|later|middle|mid|opening|closing|final|initial|first|last|second|third|end|"
                             r"beginning|starting|quiet|calm|busy|hot|heavy)[\s-]+(?:phase|stage|part\s+of\s+(?:the|an|this)\s+"
                             r"(?:episode|game|run|match|attack))s?\b|\b(?:early|late)[\s-]+(?:in|on)\s+(?:the|an|this)\s+"
-                            r"(?:episode|game|run|match)\b|\b(?:early|late|end)[\s-]?game\b", re.IGNORECASE)
+                            r"(?:episode|game|run|match)\b|\b(?:early|late|end)[\s-]?game\b|"
+                            # (r61h) and the time said with no noun: "early on", "late on", "in the opening", "at the outset",
+                            # "at the start" (not "early on Enterprise0", a move made promptly on a host; nor "at the start of
+                            # each step"; nor "the opening 4 steps", a window the episode readers count): read as nothing, a
+                            # ban "early on" held at every step of the episode
+                            r"\b(?:early|late)\s+on\b(?!\s+(?:a|an|the|any|every|each|this|that|its?|their|our|user|users|"
+                            r"enterprise|op|ops|operational|def|defender|[a-z_]+\d+)\b)|\b(?:in|during)\s+the\s+opening\b(?!\s+(?:of|\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\b)|"
+                            r"\bat\s+the\s+(?:outset|start|beginning)\b(?!\s+of\s+(?!(?:the|an|this)\s+(?:episode|game|run|match)\b))",
+                            re.IGNORECASE)
 
 
 def unknown_phase_named(text: str):

@@ -17,15 +17,10 @@ import re
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
-from forge.rulebook.language.forms import STRUCK_OUT
+from forge.rulebook.language.forms import DROP_PART, STRUCK_OUT, hosts_taken_out
 from forge.rulebook.language.names import hosts_in
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.wording import Wording, read_wording
-
-# "Scratch the part about User2", "drop the bit on E0", "strike the line for Op_Host1": the teacher takes one part of what
-# they said before out (the hosts named after it are no longer spoken for; the rule that follows keeps the rest).
-_DROP_PART = (r"\b(?:scratch|drop|strike|cut|forget|ignore|disregard)\s+(?:the|that)\s+"
-              r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
 
 # "my earlier note", "the previous rule": what the teacher said before, named (a revision, unless only pointed to)
 EARLIER_NOTE_WORDS = r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b"
@@ -35,10 +30,15 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     # an opening word that corrects: "Actually, ...", "Update: ...", "Correction - ...", "Revised: ..."
     r"^\W*(?:actually|update[d]?|correction|revised|revision|amendment|edit|new\s+(?:policy|rule|plan))\b\s*[,:;.!-]",
     r"^\W*actually\b",
+    # (r61h) the same word with what it is about, before its colon: "Update on Op_Host1: ...", "Correction re Enterprise1 -
+    # ...", "Change for the op hosts: ..." (read as no revision, the earlier order on the host spoke beside the new one)
+    r"^\W*(?:update[d]?|correction|revision|amendment)\s+(?:on|to|for|about|re|regarding|concerning)\s+"
+    r"(?:(?!\b(?:is|are|was|were|be)\b)[^:;.!?]){1,40}?"
+    r"\s*(?::|;|\s[\u2013\u2014-]+\s)",
     r"\bchange\s+of\s+(?:plan|mind|policy)\b",
     r"\bchanged?\s+my\s+mind\b",
     r"\bon\s+second\s+thoughts?\b",
-    r"\b(?:scratch|forget|ignore|disregard|cancel)\s+(?:that|this|what\s+I\s+(?:said|wrote|told\s+you)|"
+    r"\b(?:scratch|scrap|forget|ignore|disregard|cancel)\s+(?:that|this|what\s+I\s+(?:said|wrote|told\s+you)|"
     r"(?:my|the|that)\s+(?:earlier|previous|last|old|first|other)\b)",
     r"\bI\s+was\s+wrong\b",
     r"\btake\s+(?:that|it)\s+back\b",
@@ -55,7 +55,7 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     r"(?:note|rule|line|order|advice|message|post)\b",
     r"\bamend(?:ing)?\s+(?:my|our)\s+(?:last|earlier|previous|old|note|rule|line|message|post)\b",
     # taking one part out of what was said: "drop the bit about Op_Host1", "strike the line on User0"
-    _DROP_PART,
+    DROP_PART,
 ))
 
 
@@ -65,12 +65,12 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
 _PREAMBLE = re.compile(
     r"^\W*(?:"
     r"(?:actually|update[d]?|correction|revised|revision|edit|on\s+second\s+thoughts?|change\s+of\s+(?:plan|mind|policy))"
-    r"|(?:scratch|forget|ignore|disregard|cancel)\s+(?:that|this|(?:my|the)\s+(?:earlier|previous|last|old|first)\s+"
+    r"|(?:scratch|scrap|forget|ignore|disregard|cancel)\s+(?:that|this|(?:my|the)\s+(?:earlier|previous|last|old|first)\s+"
     r"(?:note|rule|advice|instruction|order|call|word|one))"
     r"|(?:I(?:'ve|\s+have)?\s+)?changed\s+my\s+mind(?:\s+(?:about|on|for)\s+(?P<about>[A-Za-z_]+\d))?"
     r"|I\s+was\s+wrong(?:\s+(?:about|on)\s+(?P<wrong>[A-Za-z_]+\d))?"
     # (the part taken out names what is dropped, never the rule's host: no label)
-    r"|" + _DROP_PART + r"\s+[^,:;.!]{1,40}?"
+    r"|" + DROP_PART + r"\s+[^,:;.!]{1,40}?"
     r")\s*(?:[,:;.!]|\s-+)\s*", re.IGNORECASE)
 
 
@@ -211,7 +211,7 @@ def narrowed_in_words(earlier: str, later: str) -> bool:
     would otherwise still speak for the hosts the teacher took out. A rule on fewer hosts with no word that keeps to
     them ("From now on, remove User0 first") is no narrowing: the earlier rule still speaks for the rest."""
     old, new = read_wording(earlier), read_wording(later)
-    old_hosts, new_hosts = _hosts(old), _hosts(new)
+    old_hosts, new_hosts = _hosts(old), _hosts(new) - hosts_taken_out(later)
     if not new_hosts or not new_hosts < old_hosts or not _ALONE.search(new.text):
         return False
     old_do, old_banned = _verbs(old)

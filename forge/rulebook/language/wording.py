@@ -30,7 +30,7 @@ from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others, counted_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, commented_out_away, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, host_described_away, ignored_advice_said, labelled_question_said,
-                                           move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, latter_former_said, the_box_named_said, setting_said,
+                                           move_worth_away, not_both_said, phase_comma_said, priority_comma_said, respectively_said, latter_former_said, the_box_named_said, class_server_said, hosts_taken_out, setting_said,
                                            state_denied_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, host_alone_aside_away, included_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
@@ -309,7 +309,7 @@ def plan_entry_said(flat: str) -> str:
 _BLOCKS_SAID = (commented_out_away, revert_away, glossary_said, group_named_said, minutes_said, reply_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
-_SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said, latter_former_said, the_box_named_said,  # (r55m; r60l)
+_SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said, latter_former_said, the_box_named_said, class_server_said,  # (r55m; r60l; r61h)
                    hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, included_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
@@ -339,7 +339,7 @@ def read_wording(text: str) -> Wording:
                                    + [h for p in EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
                                       for h in hosts_in(m["what"])] + list(told_others(flat, whole, instruction)) + list(counted_others(flat))
-                                   + list(listed_exceptions(flat))))
+                                   + list(listed_exceptions(flat)) + sorted(hosts_taken_out(flat))))  # (r61h: a revision's)
     aside = put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
