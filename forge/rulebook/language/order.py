@@ -17,7 +17,7 @@ from forge.rulebook.language.forbidding import (ADDRESSED_VERB, BAD_IDEA, BEATS,
                                                 modal_order)
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, DEFENDER_MOVED, IMPERATIVE_START,
                                              OPENING_VERB, OPENS_REPLY_WITH, clause_end, negations_in, states_something)
-from forge.rulebook.language.names import HOST_NAME, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in
+from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in
 
 
 _DECOY_NAMES = frozenset(f"decoy{service.lower()}" for service in DECOY_SERVICES)
@@ -537,7 +537,8 @@ _NOTE_WORD = r"(?:the\s+|my\s+|our\s+|that\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+
 
 _CONDITION_ELSEWHERE = re.compile(
     # (r52h: not a table's cell that repeats the one above it, "| ditto |": forms.table_cases_said)
-    r"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)|"
+    # (r61m: nor one that repeats the case before it for a host it names, "... -> Remove. ditto U4.": forms.ellipsis_filled)
+    rf"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)(?!\s+(?:{HOST_NAME}|{HOST_SHORT})\s*(?:[.;!]|$))|"
     rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
     rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
     rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b|"
