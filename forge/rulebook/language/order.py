@@ -564,7 +564,8 @@ def condition_elsewhere(text: str) -> bool:
 # A connective that leads no order of its own ("Then once more.", "..., and then sat back"): what follows it must order;
 # "instead it went for User2 and the step was gone" tells what happened in place of what was expected; (r46m) a
 # ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...", is its own case.
-_LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
+# (r61m: not the "so" of "so long as", a condition's own word)
+_LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so(?!\s+long\s+as\b)|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
                                  r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
 
@@ -681,7 +682,8 @@ _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during
 
 # (r37m) A condition told in the past, then the teacher's own past move: "when an ops box got probed we went on
 # waiting" is a story's moment, no order
-_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+"
+# (r61m: and "every time" / "each time", "Every time Enterprise0 showed a scan I jumped to ...")
+_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after|(?:every|each)\s+time)\s+"
                         rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
                         rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
                         re.IGNORECASE)
