@@ -682,7 +682,7 @@ _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during
 
 # (r37m) A condition told in the past, then the teacher's own past move: "when an ops box got probed we went on
 # waiting" is a story's moment, no order
-# (r61m: and "every time" / "each time", "Every time Enterprise0 showed a scan I jumped to ...")
+# (r61m: and "every time" / "each time", "Each time Op_Host2 got probed we rushed to ...")
 _TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after|(?:every|each)\s+time)\s+"
                         rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
                         rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
