@@ -1,21 +1,11 @@
 """Round 61 (r61m): blind-58's missed injections, by class; each reader with the neighbours it must leave alone."""
 from __future__ import annotations
 
-from forge.rulebook.authoring.compile import content_meaning
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.names import expand_ranges, hosts_in
 from forge.rulebook.language.order import condition_elsewhere, gives_order
-from forge.rulebook.language.predicate import AnyOf, Atom, atoms_of
+from forge.rulebook.language.predicate import AnyOf, atoms_of
 from forge.rulebook.language.wording import read_wording
-
-
-def _problem(text: str, when: dict, action: dict, unexpressed: str = "") -> str:
-    return content_meaning(text, when, action, unexpressed).problem
-
-
-def _asked(predicate) -> set[tuple]:
-    """(host, compromise) of each atom a reading asks, negated or not."""
-    return {(atom.host, atom.compromise) for atom, _ in atoms_of(predicate) if isinstance(atom, Atom)}
 
 
 # -- the Analyst's verdict, then its recommendation (markers.IMPERATIVE_START) ------------------------------------------
@@ -63,19 +53,6 @@ def test_a_slashed_number_with_no_such_host_is_left_as_written():
     assert hosts_in("at step 2/3 we waited") == ()
 
 
-# -- a level "or" any compromise (situation._LEVEL_OR_ANY) ---------------------------------------------------------------
-
-def test_a_level_or_any_compromise_is_any_compromise():
-    for text in ("Op_Host2 owned/root -> Restore it.", "If Enterprise0 is hacked or at root, restore it."):
-        asked = _asked(semantic_claims(text))
-        assert any(c == "any" for _, c in asked) and all(c != "Privileged" for _, c in asked), text
-
-
-def test_a_level_alone_is_still_that_level():
-    # guard: "rooted" with no "or" keeps its level
-    assert ("Op_Host2", "Privileged") in _asked(semantic_claims("If Op_Host2 is rooted, restore it."))
-
-
 # -- "ditto <host>" after a one-host case (forms.ellipsis_filled) -------------------------------------------------------
 
 def test_ditto_a_host_repeats_the_case_for_that_host():
@@ -89,27 +66,6 @@ def test_ditto_another_note_still_points_elsewhere():
     # guard: a ditto of another note takes its condition from that note
     assert condition_elsewhere("ditto the Enterprise1 note, but only at root")
     assert not condition_elsewhere("E0 probed -> DecoyTomcat. ditto E2.")
-
-
-# -- a request said as a wish (forms.wish_said) --------------------------------------------------------------------------
-
-def test_a_wish_that_a_host_got_a_move_is_the_order():
-    words = read_wording("It would really help if Op_Host1 got a Remove whenever its row shows a user foothold.")
-    assert words.instruction.startswith("Op_Host1 should get a Remove")
-    assert [c.text for c in words.conditions] == ["whenever its row shows a user foothold"]
-
-
-def test_a_wish_that_nobody_made_a_move_is_a_prohibition():
-    text = "We would appreciate it if nobody reimaged Op_Server0 early on; a wipe there costs us the whole step."
-    words = read_wording(text)
-    assert any(p.verb == "Restore" and "Op_Server0" in p.hosts for p in words.prohibitions)
-    assert _problem(text, {"host": "Op_Server0"}, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) \
-        .startswith("predicate refused: prohibition")
-
-
-def test_a_wish_about_the_past_is_no_order():
-    # guard: what would have helped is a story
-    assert not read_wording("It would have helped if User2 got a Restore sooner.").instruction.startswith("User2 should")
 
 
 # -- "so long as", and a story told with "every time" (order._LEADING_CONNECTIVE, order._TOLD_WHEN) -----------------------

@@ -2457,29 +2457,3 @@ def log_lines_said(text: str) -> str:
         return text
     return "\n".join(line.rstrip() + "." if _STAMPED_LINE.match(line) and not re.search(r"[.!?;:]\s*$", line) else line
                      for line in lines)
-
-
-# (r61m) A request said as a wish, "It would help if Enterprise1 got a Restore ...", "I'd appreciate it if you removed ...",
-# "... if nobody restored User2": the order it asks for (read as it stood, its "if" made the move a condition, and the rule
-# ordered nothing where its words held).
-_WISH_LEAD = (r"(?:\b(?:it\s+would|it['\u2019]d)\s+(?:really\s+)?(?:help|be\s+(?:great|good|nice|better|best|ideal|helpful|wise|"
-              r"appreciated))(?:\s+(?:a\s+lot|a\s+great\s+deal|greatly|enormously|immensely))?|"
-              r"\b(?:i|we)(?:['\u2019]d|\s+would)\s+(?:really\s+)?(?:appreciate|like|love)\s+it)\s*,?\s+if\s+")
-_WISHED_GOT = re.compile(_WISH_LEAD + rf"(?P<who>{HOST_NAME}|{HOST_SHORT}|it)\s+(?:got|received|had|were\s+given|was\s+given)\s+",
-                         re.IGNORECASE)
-# the move wished for in the past tense, as the base form an order takes
-_WISHED_MOVE = {"restored": "restore", "reimaged": "reimage", "removed": "remove", "analysed": "analyse", "analyzed": "analyze",
-                "planned": "plan", "recommended": "recommend", "deployed": "deploy", "placed": "place", "put": "put",
-                "decoyed": "decoy"}
-_WISHED_DONE = re.compile(_WISH_LEAD + rf"(?P<who>you|we|the\s+(?:agent|chooser|planner|analyst|defender)|nobody|no\s+one)\s+"
-                          rf"(?:(?P<always>always|just)\s+)?(?P<verb>{'|'.join(_WISHED_MOVE)})\b", re.IGNORECASE)
-
-
-def wish_said(text: str) -> str:
-    """`text` with a request said as a wish (_WISHED_GOT, _WISHED_DONE) said as the order it asks for."""
-    text = _WISHED_GOT.sub(lambda m: f"{m['who']} should get ", text)
-
-    def done(found: re.Match) -> str:
-        move = _WISHED_MOVE[found["verb"].lower()]
-        return f"Never {move}" if found["who"].lower().startswith("no") else move.capitalize()
-    return _WISHED_DONE.sub(done, text)

@@ -402,21 +402,13 @@ _EITHER_ACTIVITY = re.compile(r"\b(?:an?\s+)?(?:scan\w*|exploit\w*)\s*(?:,\s*)?(
                               re.IGNORECASE)
 
 
-# (r61m) A level joined by "or" (or "/") to a word for any compromise: "rooted or owned", "owned/root", "hacked or at root":
-# either, so any compromise (read as the level alone, the rule kept silent on a host its words cover).
-_ANY_COMPROMISE_WORD = r"(?:owned|compromised|hacked|pwned|breached|popped|taken\s+over)"
-_LEVEL_OR_ANY = re.compile(rf"\b(?:(?:at\s+|@\s*)?(?:{_PRIVILEGED_LEVEL}|{_USER_LEVEL})\s*(?:\bor\b|/)\s*{_ANY_COMPROMISE_WORD}|"
-                           rf"{_ANY_COMPROMISE_WORD}\s*(?:\bor\b|/)\s*(?:at\s+|@\s*)?(?:{_PRIVILEGED_LEVEL}|{_USER_LEVEL}))\b",
-                           re.IGNORECASE)
-
-
 def _either_value(text: str, activity: Optional[str], compromise: Optional[str], negated: Negated) -> State:
     """A piece that joins two values of one column by "or" states either of them, not the one the table lookup found
     first: "owned (user or root)" is any compromise (not Privileged alone), "any activity (a scan or an exploit)" any
     activity (not Exploit alone). A negated piece is left as it was ("neither scanned nor exploited" is read there)."""
     if negated is not None:
         return activity, compromise
-    if levels_joined(text, either=True) or _LEVEL_OR_ANY.search(text):
+    if levels_joined(text, either=True):
         compromise = SOME
     pair = _EITHER_ACTIVITY.search(text)
     if pair and pair.group(0).lower().count("scan") == 1:
@@ -428,7 +420,6 @@ def without_either_value(text: str) -> str:
     """`text` with each pair of values `_either_value` reads blanked out ("user level or root", "a scan or an exploit")."""
     for level in reversed(levels_joined(text, either=True)):
         text = f"{text[:level.start()]} {text[level.end():]}"
-    text = _LEVEL_OR_ANY.sub(" ", text)
     return _EITHER_ACTIVITY.sub(lambda m: " " if m.group(0).lower().count("scan") == 1 else m.group(0), text)
 
 

@@ -34,7 +34,7 @@ from forge.rulebook.language.forms import (acceptance_test_said, bare_question_s
                                            state_denied_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, host_alone_aside_away, included_aside_away, scope_labels_said, whether_said, window_said, first_event_said,
-                                           table_cases_said, wish_said, written_out)
+                                           table_cases_said, written_out)
 from forge.rulebook.language.glossary import glossary_said, group_named_said
 from forge.rulebook.language.minutes import minutes_said, revert_away
 from forge.rulebook.language.replies import reply_said
@@ -310,7 +310,7 @@ _BLOCKS_SAID = (commented_out_away, revert_away, glossary_said, group_named_said
                 ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (first_event_said, host_described_away, move_worth_away, phase_comma_said, priority_comma_said, respectively_said, latter_former_said, the_box_named_said,  # (r55m; r60l)
-                   wish_said, hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, included_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
+                   hedges_away, whether_said, reason_aside_dropped, host_alone_aside_away, included_aside_away, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
 
