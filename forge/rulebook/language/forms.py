@@ -14,7 +14,7 @@ from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
 from forge.rulebook.language.names import (HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in,
-                                          without_host_names)
+                                          named_in_full, without_host_names)
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -1047,8 +1047,29 @@ _ELLIPSIS = re.compile(rf"\b(?P<phrase>(?:shows?|is|are|has|have|reads?)\s+[^,;.
 
 def ellipsis_filled(text: str) -> str:
     """`text` with each `_ELLIPSIS` clause said in full and joined to the clause before it ("shows a compromise and User0
-    shows a compromise")."""
-    return _ELLIPSIS.sub(lambda m: f"{m['phrase']} {m['join']} {m['host']} {m['phrase']}", text)
+    shows a compromise"), and each `_DITTO_HOST` sentence said as the case before it, for its own host."""
+    return _DITTO_HOST.sub(_ditto_case, _ELLIPSIS.sub(lambda m: f"{m['phrase']} {m['join']} {m['host']} {m['phrase']}", text))
+
+
+# (r61m) A sentence that repeats the note's case before it for another host: "E1 hit -> Remove. ditto E2.", "... Same for
+# User4.", "Likewise Op_Host2." The case before it, said again of that host (read as it stood, the second host was named and
+# placed nowhere, and the rule was kept silent where its words held).
+_DITTO_HOST = re.compile(r"(?P<case>(?:^|(?<=[.;!?]\s))[^.;!?]*?(?:->|=>|\u2192|:)[^.;!?]+[.;!])\s*"
+                         r"(?:ditto|(?:and\s+)?(?:the\s+)?same\s+(?:for|goes\s+for|with)|likewise(?:\s+for)?)\s+"
+                         r"(?P<other>[\w-]+(?:\s+[\w-]+)?)\s*(?:[.;!]|$)", re.IGNORECASE)
+
+
+def _ditto_case(found: re.Match) -> str:
+    """The case before a ditto sentence with the host it names beside the case's own, "E1 or E2 hit -> Remove": only where
+    the case is about one host (its situation, before its arrow or colon, names that one and its order none) and the
+    ditto names one host of its own; else the text as written."""
+    case, other = found["case"], hosts_in(found["other"])
+    situation, arrow, order = re.split(r"(->|=>|\u2192|:)", case, maxsplit=1)
+    named = hosts_in(situation)
+    if len(other) != 1 or len(named) != 1 or other[0] == named[0] or hosts_in(order) \
+            or re.search(r"\b(?:ditto|same|likewise)\b", case, re.IGNORECASE):
+        return found.group(0)
+    return re.sub(rf"\b{named[0]}\b", f"{named[0]} or {other[0]}", named_in_full(situation), count=1) + arrow + order
 
 
 # A note's list of the situation, one state an item, then the order after an arrow ("- U1 exploited - E1 clean => Remove

@@ -323,6 +323,9 @@ IMPERATIVE_START = re.compile(
     # (r47m) what the reply says or leaves out: "say nothing of the other hosts", "mention only the host at hand"
     # (r47a: not "say" for "suppose", "say nothing is running on Op_Host1 and it is rooted: ...", "say only User2 is owned
     # -> ...": a case put, whose verb follows within a few words (read as an order, its case was no condition)
+    # (r61m) the Analyst's verdict said before its recommendation: "say that the row may be stale and recommend ...", "say so, then
+    # suggest ...": what to tell, then the move (a case put, "say it is rooted -> ...", has no recommendation after it)
+    rf"say(?=\s+(?:so|it|that)\b[^.;:!?]{{0,60}}?\b(?:and|then)\s+(?:also\s+)?(?:recommend|suggest|advise|propose|rate|flag)\b)|"
     rf"say(?=\s+(?:nothing|no|only|little|just)\b)(?!\s+(?:nothing|no|only|little|just)\s+(?:(?!(?:what|which|how|whether|"
     rf"if|when|where|why|who|about|of|on|in|regarding|concerning)\b)[\w-]+\s+){{0,4}}?(?:is|are|was|were|gets?|got|sits?|"
     rf"shows?|has|have|had|runs?|stays?|remains?|looks?)\b)|mention(?!\s+of\b)|"

@@ -43,6 +43,11 @@ HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
        # the shorthand of operators' notes: "E2", "Ent1", "U3", "OpS0", "OpH1" (a letter of the class, its number)
        *[(re.compile(rf"\b(?:e|ent)[_-]?{n}\b", re.IGNORECASE), f"Enterprise{n}") for n in range(3)],
        *[(re.compile(rf"\b(?:u|usr)[_-]?{n}\b", re.IGNORECASE), f"User{n}") for n in range(5)],
+       # (r61m) the shorthand of a class spelled out, then its number apart, in a digit or a word: "ent 2", "ent two",
+       # "usr three" (a lone letter, "e 2", is no name: only the class's short word)
+       *[(re.compile(rf"(?<!\ba\s)(?<!\bany\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bthe\s)\b{short}\.?\s+(?:{n}|{_NUMBER_WORDS[n]})\b",
+                     re.IGNORECASE), f"{host}{n}")
+         for short, host, count in (("ent", "Enterprise", 3), ("usr", "User", 5)) for n in range(count)],
        *[(re.compile(rf"\bop[_-]?h(?:st)?[_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)],
        (re.compile(r"\bop[_-]?s(?:rv|vr)?[_-]?0\b", re.IGNORECASE), "Op_Server0"),
        # (r51m) not the defender who acts, named by its role as a contract or an order names a party: "the Defender shall
@@ -149,12 +154,37 @@ _ONE_AT_A_TIME = re.compile(r"\b(?:that|this|the\s+same|the\s+affected)\s+(?:hos
                             r"\bwhichever\b", re.IGNORECASE)
 
 
+# (r61m) A range whose numbers are words, after the kind in the plural: "users two through four", "enterprises zero to two"
+_WORD_RANGE = re.compile(rf"\b(?P<kind>users|enterprises|op[\s_-]?hosts)\s+(?P<first>{'|'.join(_NUMBER_WORDS)})\s+"
+                         rf"(?P<sep>-|\u2013|to|through|thru|till|until)\s+(?P<last>{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+
+
+# (r61m) Hosts of one kind listed by their numbers with slashes: "op host 0/1/2", "U1/U3", "ent0/2", "user 1/2".
+_SLASHED = re.compile(r"\b(?P<kind>user|usr|u|enterprise|ent|e|op[\s_-]?host|op[\s_-]?h(?:st)?)[\s_-]?(?P<first>\d)"
+                      r"(?P<rest>(?:\s*/\s*(?:(?P=kind)[\s_-]?)?\d)+)\b(?!\s*/)", re.IGNORECASE)
+
+
+def _kind_name(kind: str) -> str:
+    return {"user": "User", "usr": "User", "u": "User", "enterprise": "Enterprise", "ent": "Enterprise",
+            "e": "Enterprise"}.get(kind.lower(), "Op_Host")
+
+
+def _slashed_listed(match: re.Match) -> str:
+    """ "op host 0/1/2" -> "Op_Host0, Op_Host1 or Op_Host2": a slash offers each host as one case of the note (any of
+    them), as "rooted/owned" offers each state; numbers with no such host leave the text as written."""
+    kind = _kind_name(match["kind"])
+    numbers = [int(match["first"]), *(int(d) for d in re.findall(r"\d", match["rest"]))]
+    if len(set(numbers)) != len(numbers) or any((kind, n) not in _HOST_LIMITS for n in numbers):
+        return match.group(0)
+    names = [f"{kind}{n}" for n in numbers]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def expand_ranges(text: str) -> str:
     """A text with each range of hosts written as the list it stands for ("one of User1-User3" -> "one of User1, User2
     or User3"; "User1 to User3 are compromised" -> "User1, User2 and User3 are compromised")."""
     def listed(match: re.Match) -> str:
-        kind = {"user": "User", "usr": "User", "u": "User", "enterprise": "Enterprise", "ent": "Enterprise",
-                "e": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
+        kind = _kind_name(match["kind"])
         first, last = int(match["first"]), int(match["last"])
         if last <= first or (kind, last) not in _HOST_LIMITS:
             return match.group(0)
@@ -165,7 +195,9 @@ def expand_ranges(text: str) -> str:
             (_ONE_AT_A_TIME.search(after) or _order_on_each(after)) and \
             not re.match(r"\s*(?:are|were|have|all|both|together)\b", after, re.IGNORECASE) else " and "
         return ", ".join(names[:-1]) + joiner + names[-1]
-    return _RANGE.sub(listed, text or "")
+    text = _WORD_RANGE.sub(lambda m: f"{m['kind']} {_NUMBER_WORDS.index(m['first'].lower())} {m['sep']} "
+                                     f"{_NUMBER_WORDS.index(m['last'].lower())}", text or "")
+    return _SLASHED.sub(_slashed_listed, _RANGE.sub(listed, text))
 
 
 # A note's order after its arrow: "U2-U4 owned => Remove" (its verb, and what it names). (r60m: or after a dash set

@@ -17,7 +17,7 @@ from forge.rulebook.language.forbidding import (ADDRESSED_VERB, BAD_IDEA, BEATS,
                                                 modal_order)
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, DEFENDER_MOVED, IMPERATIVE_START,
                                              OPENING_VERB, OPENS_REPLY_WITH, clause_end, negations_in, states_something)
-from forge.rulebook.language.names import HOST_NAME, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in
+from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in
 
 
 _DECOY_NAMES = frozenset(f"decoy{service.lower()}" for service in DECOY_SERVICES)
@@ -537,7 +537,8 @@ _NOTE_WORD = r"(?:the\s+|my\s+|our\s+|that\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+
 
 _CONDITION_ELSEWHERE = re.compile(
     # (r52h: not a table's cell that repeats the one above it, "| ditto |": forms.table_cases_said)
-    r"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)|"
+    # (r61m: nor one that repeats the case before it for a host it names, "... -> Remove. ditto U4.": forms.ellipsis_filled)
+    rf"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)(?!\s+(?:{HOST_NAME}|{HOST_SHORT})\s*(?:[.;!]|$))|"
     rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
     rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
     rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b|"
@@ -563,7 +564,8 @@ def condition_elsewhere(text: str) -> bool:
 # A connective that leads no order of its own ("Then once more.", "..., and then sat back"): what follows it must order;
 # "instead it went for User2 and the step was gone" tells what happened in place of what was expected; (r46m) a
 # ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...", is its own case.
-_LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
+# (r61m: not the "so" of "so long as", a condition's own word)
+_LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so(?!\s+long\s+as\b)|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
                                  r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
 
@@ -680,7 +682,8 @@ _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during
 
 # (r37m) A condition told in the past, then the teacher's own past move: "when an ops box got probed we went on
 # waiting" is a story's moment, no order
-_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+"
+# (r61m: and "every time" / "each time", "Each time Op_Host2 got probed we rushed to ...")
+_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after|(?:every|each)\s+time)\s+"
                         rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
                         rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
                         re.IGNORECASE)
