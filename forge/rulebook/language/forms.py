@@ -750,7 +750,10 @@ _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 # restored", history: both left as written)
 _BEFORE_STATE = (r"before(?=\s+(?:it|they|[A-Z][\w-]*\d|(?:the|that|this|each|every|any)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
                  r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\s+(?:(?:fully|actually|really)\s+)?"
-                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b)")
+                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b|"
+                 # (r61l) or the attacker's own move, "before red roots it", "before the exploit lands": the time up to it
+                 # (read as no limit, the ban held once the attacker had made it, the opposite in time)
+                 r"\s+(?:red|the\s+(?:attacker|adversary|intruder|red\s+team|exploit|scan|compromise))\b(?!['\u2019]s\b))")
 
 
 _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til|"
@@ -1292,6 +1295,26 @@ def the_box_named_said(flat: str) -> str:
     return _THE_BOX.sub(hosts[0], flat)
 
 
+# (r61l) A host named by its part in the story, after a move: "Analyse the box red came from", "Remove red from the host it
+# jumped from", "Restore the machine the scan started on", "Decoy the host upstream". That is another host than the one the
+# note names (whose state is the condition): compiled as that host, the move went to the host under attack.
+_HOST_BY_ROLE = re.compile(r"\bthe\s+(?:box|host|machine|server|node|workstation)\s+(?:(?:that|which|where)\s+)?"
+                           r"(?:(?:red|blue|it|they|he|she|the\s+(?:attacker|adversary|intruder|scan|exploit|attack|red\s+team))\s+"
+                           r"(?:\w+\s+){0,3}?(?:from|to|into|through|via|on|at|in)\b(?=\s*(?:[.;,:!?)]|$|\s+(?:and|but|then|first|now)\b))|"
+                           r"upstream|downstream)", re.IGNORECASE)
+
+
+def moves_on_host_by_role(text: str) -> frozenset[str]:
+    """(r61l) The moves the text makes on a host it names only by its part in the story (`_HOST_BY_ROLE`), in the same
+    clause as the move, after it."""
+    found: set[str] = set()
+    for clause in re.split(r"[.;!?]|,\s*(?=(?:when|once|if|then|and|but)\b)", text or ""):
+        role = _HOST_BY_ROLE.search(clause)
+        if role is not None:
+            found |= set(verbs_in(clause[:role.start()]))
+    return frozenset(found)
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
@@ -1742,6 +1765,24 @@ def moves_only_asked(text: str) -> frozenset[str]:
             asked |= set(verbs_in(found.group(0)))
     stated = set(verbs_in(_ASKED_SENTENCE.sub(" ", text)))
     return frozenset(v for v in asked if not any(same_verb(v, s) or same_verb(s, v) for s in stated))
+
+
+# (r61l) A ban inside a question: "who said never Remove User1?", "since when do we not Restore it?", "why would we never
+# Analyse Op_Host0?"
+_BAN_ASKED = re.compile(r"\b(?:never|don'?t|do\s+not|does\s+not|doesn'?t|not|no)\b", re.IGNORECASE)
+
+
+def bans_only_asked(text: str) -> bool:
+    """(r61l) Whether every move the text names is named only in questions nothing answers (`moves_only_asked`), each a
+    question about a ban of it ("Who said never Remove User1?", "Since when do we never Restore Op_Host2?"): the writer
+    asks about the ban, and teaches neither it nor the move. Kept semantic, such a note was injected wherever its host
+    was shown, as if it were the ban."""
+    asked = moves_only_asked(text or "")
+    verbs = set(verbs_in(text or ""))
+    if not verbs or not verbs <= asked:
+        return False
+    questions = [q.group(0) for q in _ASKED_SENTENCE.finditer(_assent_tag_away(text)) if verbs_in(q.group(0))]
+    return bool(questions) and all(_BAN_ASKED.search(q) for q in questions)
 
 
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
