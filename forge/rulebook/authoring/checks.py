@@ -1505,8 +1505,10 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     return None
 
 
-# (any word that may be a host in a shorthand the readers do not know, "OS0", "ent-srv2", or the defender's own box)
-_HOSTLIKE = re.compile(r"\b[A-Za-z][\w-]*\d+\b|\bdefender\b", re.IGNORECASE)
+# (any word that may be a host in a shorthand the readers do not know, "OS0", "ent-srv2", the defender's own box,
+# "ent one", "user two", "def")
+_HOSTLIKE = re.compile(r"\b[A-Za-z][\w-]*\d+\b|\bdef(?:ender)?\b|\b(?:ent\w*|enterprise|users?|usr|ops?|operational|servers?|srv)\s*"
+                       r"(?:zero|one|two|three|four)\b", re.IGNORECASE)
 
 
 def _host_of_no_words(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
@@ -1517,6 +1519,8 @@ def _host_of_no_words(text: str, when_raw: Any, action_raw: Any) -> Optional[str
     full = named_in_full(text)
     if hosts_in(full) or classes_in(full) or classes_in(text) or _HOSTLIKE.search(text):
         return None
+    if not state_words_in(text) and not read_wording(text).conditions:
+        return None  # (a note with no condition of its own, an edit cut from its log, "Decoy X, not Y": its host is elsewhere)
     stray = next((value for key, value in _places(when_raw) + _places(action_raw) if key in ("host", "target") and value in HOSTS), None)
     if stray is None:
         return None

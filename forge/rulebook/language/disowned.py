@@ -57,7 +57,7 @@ _CALLED_WRONG = re.compile(r"^\s*(?:is|was|'s|sounds|seems|would\s+be)\s+(?:(?:j
 # draws the writer's own order) is no rule of the text; read as the writer's, its order was stored as theirs.
 _DENIED_THAT = re.compile(r"\b(?:it|that)(?:'s|\s+is|\s+was)(?:n't|\s+not)?\s+(?:(?:just|simply|plainly|flat|completely)\s+)?"
                           r"(?:(?<=not\s)(?:true|the\s+case|so)|(?<=n't\s)(?:true|the\s+case|so)|false|untrue|a\s+myth|"
-                          r"(?:wrong|mistaken)\s+to\s+(?:say|claim|think))\s+that\b(?P<denied>[^.;!?]*?)(?=,\s*(?:so|but|instead|rather)\b|[.;!?]|$)",
+                          r"(?:wrong|mistaken)\s+to\s+(?:say|claim|think))\s+that\b(?P<denied>[^.;:!?]*?)(?=,\s*(?:so|but|instead|rather)\b|[.;:!?]|$)",
                           re.IGNORECASE)
 
 

@@ -750,10 +750,7 @@ _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 # restored", history: both left as written)
 _BEFORE_STATE = (r"before(?=\s+(?:it|they|[A-Z][\w-]*\d|(?:the|that|this|each|every|any)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
                  r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\s+(?:(?:fully|actually|really)\s+)?"
-                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b|"
-                 # (r61l) or the attacker's own move, "before red roots it", "before the exploit lands": the time up to it
-                 # (read as no limit, the ban held once the attacker had made it, the opposite in time)
-                 r"\s+(?:red|the\s+(?:attacker|adversary|intruder|red\s+team|exploit|scan|compromise))\b(?!['\u2019]s\b))")
+                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b)")
 
 
 _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til|"
@@ -764,6 +761,12 @@ _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s
 # (r56e) A ban up to a state, "never Remove User2 before it is owned", "don't Restore it before Enterprise0 gets rooted": the
 # ban lifts at that state, as "until" says it (read without it, the ban held in every state, the state its words leave the
 # move to among them)
+# (r61l) ... or up to the attacker's own move, "never Restore User4 before red exploits it", "don't Remove it before the
+# exploit lands": the ban governing the move right before it, no stop or comma between (read as no limit, the ban held once
+# the attacker had made the move, the opposite in time; a "not" earlier in a long sentence bans nothing here)
+_BAN_BEFORE_ATTACKER = re.compile(r"(?P<ban>\b(?:never|don'?t|do\s+not|mustn'?t|must\s+not|shouldn'?t|should\s+not)\s+(?:ever\s+)?"
+                                  r"[\w-]+(?:\s+[\w-]+){0,3}?\s)before(?=\s+(?:red|the\s+(?:attacker|adversary|intruder|red\s+team|"
+                                  r"exploit|scan|compromise))\b(?!['\u2019]s\b))", re.IGNORECASE)
 _BAN_BEFORE_STATE = re.compile(r"(?P<ban>\b(?:never|not|don'?t|doesn'?t|mustn'?t|shouldn'?t|no)\b[^.;:!?]*?\s)" + _BEFORE_STATE,
                                re.IGNORECASE)
 
@@ -838,6 +841,7 @@ def written_out(text: str) -> str:
     # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite). (r56e) A ban "before <state>" is a ban until it: `_BAN_BEFORE_STATE`
+    text = _BAN_BEFORE_ATTACKER.sub(lambda m: f"{m['ban']}until", text)
     text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text))
     text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
@@ -1769,7 +1773,8 @@ def moves_only_asked(text: str) -> frozenset[str]:
 
 # (r61l) A ban inside a question: "who said never Remove User1?", "since when do we not Restore it?", "why would we never
 # Analyse Op_Host0?"
-_BAN_ASKED = re.compile(r"\b(?:never|don'?t|do\s+not|does\s+not|doesn'?t|not|no)\b", re.IGNORECASE)
+# (not "why not ...?", "why don't we ...?": a move put forward, no ban asked about)
+_BAN_ASKED = re.compile(r"(?<!\bwhy\s)\b(?:never|don'?t(?!\s+(?:we|you|i)\b)|do\s+not|does\s+not|doesn'?t|not|no)\b", re.IGNORECASE)
 
 
 def bans_only_asked(text: str) -> bool:
