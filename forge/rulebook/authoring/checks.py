@@ -67,13 +67,14 @@ from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, moves_
 from forge.rulebook.language.forbidding import (BAN_ENDS, EXCEPT_WORDS, IN_ADVANCE, PREFERENCE_BANNED, HOLDING_OFF_DENIED, MOVE_UNAVAILABLE, denies_availability, hosts_waited_on, move_taken_back, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
-                                           moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
+                                           moves_answered, moves_on_host_by_role, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import EMPHATIC_NO, GOAL_OR_CONCESSION, HARM_DENIED, NEGATIVE_TAG, negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing, request_turned_down
 from forge.rulebook.language.names import HOST_NAME, SERVER_HOSTS, VERB, classes_in, named_in_full, hosts_in, same_verb, server_unnamed, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import PURPOSE_FIRST, REASON_FIRST, condition_elsewhere, sentences
 from forge.rulebook.language.replies import proposal_unsettled
+from forge.rulebook.language.transcript import log_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
 
@@ -1481,7 +1482,7 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     class words belong to. Only a text that names hosts is checked (plain words for places are the compiler's)."""
     named = set(hosts_in(text))
     if not named:
-        return None
+        return _host_of_no_words(text, when_raw, action_raw)
     spoken = set(classes_in(text))
     classes = spoken | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
     words = read_wording(text)
@@ -1502,6 +1503,29 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
         if key in ("class", "target") and value in HOST_CLASSES and value not in classes:
             return f"grounding: the entry is about {value} hosts, which the text does not name: keep to what the text names"
     return None
+
+
+# (any word that may be a host in a shorthand the readers do not know, "OS0", "ent-srv2", the defender's own box,
+# "ent one", "user two", "def")
+_HOSTLIKE = re.compile(r"\b[A-Za-z][\w-]*\d+\b|\bdef(?:ender)?\b|\b(?:ent\w*|enterprise|users?|usr|ops?|operational|servers?|srv)\s*"
+                       r"(?:zero|one|two|three|four)\b", re.IGNORECASE)
+
+
+def _host_of_no_words(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
+    """(r61l) A text that names no host and no class, not even in shorthand ("once red is on the box, Remove it", "when a
+    host is rooted, Restore it"), compiled with a host of its own: the move is for whichever host the condition finds,
+    and a host the compiler picks is one the words never name (the rule held there alone, and gave its move on it
+    wherever the condition held on another)."""
+    full = named_in_full(text)
+    if hosts_in(full) or classes_in(full) or classes_in(text) or _HOSTLIKE.search(text):
+        return None
+    if not state_words_in(text) and not read_wording(text).conditions:
+        return None  # (a note with no condition of its own, an edit cut from its log, "Decoy X, not Y": its host is elsewhere)
+    stray = next((value for key, value in _places(when_raw) + _places(action_raw) if key in ("host", "target") and value in HOSTS), None)
+    if stray is None:
+        return None
+    return (f"grounding: the entry names {stray}, but the text names no host: aim the move at $matched, the host its "
+            "condition finds")
 
 
 # A condition on a host of no class in particular ("a host", "any machine", "whichever host").
@@ -2164,7 +2188,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     if when_raw is None:
         return None
     asked = _move_only_asked(text, action_raw) or _move_taken_back(text, action_raw) or _move_corrected(text, action_raw) \
-        or _both_done(text, action_raw) or _defined_word_denied(text, action_raw)
+        or _both_done(text, action_raw) or _defined_word_denied(text, action_raw) or _log_left_open(text, action_raw) \
+        or _host_by_role_named(text, action_raw)
     if asked:
         return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
@@ -2197,6 +2222,27 @@ def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
         return None
     return (f"polarity: the text names {verb} only in a question that nothing answers: a question orders nothing and "
             "forbids nothing; keep the rule semantic")
+
+
+def _host_by_role_named(text: str, action_raw: Any) -> Optional[str]:
+    """(r61l) A move the text makes on a host it names only by its part in the story (forms.moves_on_host_by_role: "Analyse
+    the box red came from") compiled as a move on a host it names: that host is the one attacked, not the one the move is
+    for, which the words do not name."""
+    verb = _verb(action_raw.get("verb")) if isinstance(action_raw, dict) else None
+    target = str(action_raw.get("target") or "") if isinstance(action_raw, dict) else ""
+    if not verb or not hosts_in(target) or not any(same_verb(v, verb) for v in moves_on_host_by_role(text)):
+        return None
+    return (f"target: the text aims {verb} at a host it names only by its part in the story (\"the box red came from\"), "
+            f"not at {target}: keep the rule semantic")
+
+
+def _log_left_open(text: str, action_raw: Any) -> Optional[str]:
+    """(r61l) A move compiled from a chat log that never settles (transcript.log_unsettled: its last order doubted, turned
+    down, laughed off or put off): read whole, one speaker's proposal passed for the rule, and the log orders nothing."""
+    if not isinstance(action_raw, dict) or not action_raw.get("verb") or not log_unsettled(text):
+        return None
+    return (f"polarity: the text is a conversation that never settles on {action_raw.get('verb')} (its last order is "
+            "doubted, turned down or put off): it orders nothing and forbids nothing; keep the rule semantic")
 
 
 def _move_taken_back(text: str, action_raw: Any) -> Optional[str]:
@@ -2528,6 +2574,10 @@ def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[
     if "alone" in limits:
         return (f"prohibition: the text turns down {verb} only as the sole move (\"no {verb} only\"), it bans it nowhere, but "
                 f"the action is a \"never\" of it: order the move the text adds, or keep the rule semantic")
+    if "manner" in limits:
+        # (r61l) "never Remove it blindly": the ban is of a way of making the move, which no predicate states
+        return (f"prohibition: the text bans {verb} only made in a manner (\"blindly\", \"in a hurry\"), not the move "
+                f"itself, but the action is a \"never\" of it: keep the rule semantic")
     if "count" in limits and not any(atom.acted for atom in atoms):
         return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
                 f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")

@@ -17,14 +17,15 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from forge.env.catalog import HOST_CLASSES
+from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
-from forge.rulebook.language.forbidding import falls_short_away
+from forge.rulebook.language.disowned import only_disowned
+from forge.rulebook.language.forbidding import IN_ADVANCE, falls_short_away
 from forge.rulebook.language.phases import unknown_phase_named
 from forge.rulebook.language.replies import proposal_unsettled
-from forge.rulebook.language.forms import line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
+from forge.rulebook.language.forms import bans_only_asked, line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import classes_left_out, complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -36,6 +37,7 @@ from forge.rulebook.language.rule_claims import (ORDER_ENDED, conceded_away, con
                                                  narrower_cases_away, rule_claims)
 from forge.rulebook.language.scope import NOT_APPLYING, subject_of
 from forge.rulebook.language.shorthand import spelled_out
+from forge.rulebook.language.transcript import log_unsettled
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 
 
@@ -312,8 +314,12 @@ def decides_nothing(text: str) -> bool:
     # (r55e: and a quoted note with no verdict under it, only a question or nothing, replies.proposal_unsettled)
     # (r58h: and a request whose status line turns it down, minutes.request_turned_down; and a note that says it asks for no
     # move, minutes.asks_nothing)
+    # (r61l: and a note whose every move the writer disowns or denies, disowned.only_disowned, or names only inside a
+    # question about a ban, forms.bans_only_asked: "Who said never Remove User1?"; or a chat log that never settles,
+    # transcript.log_unsettled)
     return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "") \
-        or proposal_unsettled(text or "") or request_turned_down(text or "") or asks_nothing(text or "")
+        or proposal_unsettled(text or "") or request_turned_down(text or "") or asks_nothing(text or "") \
+        or only_disowned(text or "") or bans_only_asked(text or "") or log_unsettled(text or "")
 
 
 def line_claims(rows):
@@ -356,7 +362,34 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         # the very step the lesson leaves out; where what it says of the time is not read, unknown
         rest = _claims_read(directive, semantic_reason, text)
         return Not(Always()) if rest is None or rest == Not(Always()) else all_of([story, rest])
+    if lesson.prohibitions and not lesson.conditions and _AHEAD_OF_TIME.search(lesson.instruction):
+        return _before_its_time(_claims_read(directive, semantic_reason, text), hosts_in(lesson.instruction))
     return _claims_read(directive, semantic_reason, text)
+
+
+# (r61l) A ban only ahead of its time (forbidding.IN_ADVANCE: "never Remove User2 prematurely", "don't Restore it too
+# early; wait for the exploit"): the event its words wait on is when the ban lifts. Read as its condition, the ban was
+# injected once the exploit showed, where its words leave the move free.
+_AHEAD_OF_TIME = re.compile(rf"\b(?:{IN_ADVANCE})\b", re.IGNORECASE)
+
+
+def _before_its_time(read, hosts: tuple[str, ...]):
+    """The claims of a ban only ahead of its time, from those its words read (`read`): its hosts shown, the event read
+    (a state of them) not yet so; with no event read, its hosts quiet (any event of the attack may be the one it waits
+    on). Unknown (silent) where it names no host, or its words read no claims."""
+    from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Atom, Not, atoms_of  # lazy: as in `claims`
+
+    if not hosts or read is None or read == Not(Always()):
+        return Not(Always())
+    shown = [Atom(host=h) for h in hosts]
+    if all(atom.bare() for atom, _ in atoms_of(read)):
+        return all_of([Atom(host=h, activity=QUIET_ACTIVITY, compromise=QUIET_COMPROMISE) for h in hosts])
+    if any(negated for _, negated in atoms_of(read)):
+        return Not(Always())  # (an event said by a denial of its own is not read here: unknown)
+    if isinstance(read, Atom) and read.activity == "Exploit" and read.compromise is None and read.host:
+        # (an exploit that landed leaves the host held once the alert is gone: the time has come then too)
+        read = AnyOf((read, Atom(host=read.host, compromise="any")))
+    return AllOf((*shown, Not(read)))
 
 
 # (r54h) A prohibition conceded in a state ("never Analyse Enterprise0, even if it is held"), said with the move to make

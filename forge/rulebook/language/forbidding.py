@@ -1429,7 +1429,12 @@ _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|t
                r"(?:in|during|over|for|within)\s+the\s+(?:last|final|closing|opening|first)\s+(?:\w+\s+)?(?:steps?|turns?|rounds?)|"
                # (r59l) before the time comes (IN_ADVANCE): the ban holds only until the event it waits on
                + IN_ADVANCE)
-_BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
+# (r61l) ... or by the manner of the move: "never Remove it blindly", "don't Restore User1 in a hurry", "never Analyse it on a
+# whim". The move made with care is left free: read as a plain "never", the ban forbade it in every state, wider than the words.
+_MANNER_LIMIT = (r"blindly|hastily|rashly|recklessly|carelessly|thoughtlessly|impulsively|sloppily|mindlessly|reflexively|lightly|"
+                 r"casually|willy[\s-]nilly|in\s+(?:a|such\s+a)\s+(?:hurry|rush|panic)|in\s+(?:haste|panic)|on\s+(?:a\s+)?(?:whim|impulse|autopilot)|"
+                 r"by\s+reflex|without\s+(?:(?:a\s+)?(?:second\s+)?thought|thinking|looking)")
+_BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT})|(?P<manner>{_MANNER_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
 # (r60b: nor the "after" of "time after time", the ban's own count)
 # (r59d: not "before it is needed", the ban's own limit in time, `IN_ADVANCE`: cut there, the limit went unread and
@@ -1443,13 +1448,20 @@ _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bm
 # the move is not to be the only one, no ban of it (read as one, a "never" of the move the text wants with another).
 _MOVE_ALONE = re.compile(r"[\w-]*(?:\s+(?:it|them|there|\w+\d|(?:on|of|for)\s+(?:it|them|\w+\d)))?\s+(?:only|alone|by\s+itself|"
                          r"on\s+its\s+own)\b", re.IGNORECASE)
-_LIMIT_RANK = ("time", "count", "alone")
+_LIMIT_RANK = ("time", "count", "alone", "manner")
 # (r58l) A ban put before the move on another named host, said with nothing after that host: "do not Restore User1
 # before User2", "never Remove E1 ahead of E0". It holds until that host has had the move, a time the ban waits on; read
 # as a plain "never", the move on its host was forbidden for good, wider in time than the words.
 _BEFORE_ANOTHER_HOST = re.compile(rf"[^.;:!?]*?\b(?:before|ahead\s+of|prior\s+to)\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})\b"
                                   r"(?:['\u2019]s\s+(?:\w+\s+)?(?:is|gets|has\s+been)\s+(?:done|made|run|through))?\s*(?=[.;!?,)]|$|\s(?:and|but)\b)",
                                   re.IGNORECASE)
+
+# (r61l) ... or before an event of the attack, "never Restore User4 before red roots it", "don't Remove it before the
+# exploit lands", "do not Analyse Op_Host1 before they get in": the ban holds until then, as "until" says. Read as a plain
+# "never", the move was forbidden once the event came too, the opposite in time.
+_BEFORE_EVENT = re.compile(r"[^.;:!?,]*?\b(?:before|ahead\s+of)\s+(?:red|blue|the\s+(?:attacker|adversary|red\s+team|exploit|scan|"
+                           r"compromise|attack|intruder)|(?:it|they|he|she)(?!\s+(?:is|are|'s|\u2019s)\s+(?:needed|necessary|called\s+for|time|due)\b))\b",
+                           re.IGNORECASE)
 
 
 # (r56l) Steps spent on a move, counted past one, and turned down: "never spend more than one step restoring User1", "don't
@@ -1476,8 +1488,8 @@ def limited_bans(instruction: str) -> dict[str, str]:
         clause = instruction[match.start():end.start() if end else len(instruction)]
         limit = _BAN_LIMIT.search(clause)
         kind = "alone" if _MOVE_ALONE.match(instruction, verb.end()) else None if limit is None else \
-            "count" if limit["count"] else "time"
-        if kind is None and _BEFORE_ANOTHER_HOST.match(instruction, verb.end()):
+            "count" if limit["count"] else "manner" if limit["manner"] else "time"
+        if kind is None and (_BEFORE_ANOTHER_HOST.match(instruction, verb.end()) or _BEFORE_EVENT.match(instruction, verb.end())):
             kind = "time"
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
@@ -1495,7 +1507,7 @@ def limited_bans(instruction: str) -> dict[str, str]:
         verb = VERB.match(after, named.end()) if named and limit else None
         if verb is not None:
             name = canonical_verb(verb, after[verb.end():])
-            kind = "count" if limit["count"] else "time"
+            kind = "count" if limit["count"] else "manner" if limit["manner"] else "time"
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
     return found
 
@@ -1518,7 +1530,7 @@ def _passive_bans_limited(instruction: str) -> list[tuple[str, str]]:
             continue
         end = _BAN_CLAUSE_END.search(clause, ban.end())
         limit = _BAN_LIMIT.search(clause[verb.end():end.start() if end else len(clause)])
-        kind = "alone" if _MOVE_ALONE.match(clause, ban.end()) else None if limit is None else "count" if limit["count"] else "time"
+        kind = "alone" if _MOVE_ALONE.match(clause, ban.end()) else None if limit is None else "count" if limit["count"] else "manner" if limit["manner"] else "time"
         if kind is None and _BEFORE_ANOTHER_HOST.match(clause, ban.end()):
             kind = "time"
         if kind is not None:

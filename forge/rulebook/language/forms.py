@@ -761,6 +761,12 @@ _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s
 # (r56e) A ban up to a state, "never Remove User2 before it is owned", "don't Restore it before Enterprise0 gets rooted": the
 # ban lifts at that state, as "until" says it (read without it, the ban held in every state, the state its words leave the
 # move to among them)
+# (r61l) ... or up to the attacker's own move, "never Restore User4 before red exploits it", "don't Remove it before the
+# exploit lands": the ban governing the move right before it, no stop or comma between (read as no limit, the ban held once
+# the attacker had made the move, the opposite in time; a "not" earlier in a long sentence bans nothing here)
+_BAN_BEFORE_ATTACKER = re.compile(r"(?P<ban>\b(?:never|don'?t|do\s+not|mustn'?t|must\s+not|shouldn'?t|should\s+not)\s+(?:ever\s+)?"
+                                  r"[\w-]+(?:\s+[\w-]+){0,3}?\s)before(?=\s+(?:red|the\s+(?:attacker|adversary|intruder|red\s+team|"
+                                  r"exploit|scan|compromise))\b(?!['\u2019]s\b))", re.IGNORECASE)
 _BAN_BEFORE_STATE = re.compile(r"(?P<ban>\b(?:never|not|don'?t|doesn'?t|mustn'?t|shouldn'?t|no)\b[^.;:!?]*?\s)" + _BEFORE_STATE,
                                re.IGNORECASE)
 
@@ -835,6 +841,7 @@ def written_out(text: str) -> str:
     # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite). (r56e) A ban "before <state>" is a ban until it: `_BAN_BEFORE_STATE`
+    text = _BAN_BEFORE_ATTACKER.sub(lambda m: f"{m['ban']}until", text)
     text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text))
     text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
@@ -1361,6 +1368,26 @@ def hosts_taken_out(text: str) -> set[str]:
     return {h for span in taken_out_spans(text) for h in hosts_in(span)}
 
 
+# (r61l) A host named by its part in the story, after a move: "Analyse the box red came from", "Remove red from the host it
+# jumped from", "Restore the machine the scan started on", "Decoy the host upstream". That is another host than the one the
+# note names (whose state is the condition): compiled as that host, the move went to the host under attack.
+_HOST_BY_ROLE = re.compile(r"\bthe\s+(?:box|host|machine|server|node|workstation)\s+(?:(?:that|which|where)\s+)?"
+                           r"(?:(?:red|blue|it|they|he|she|the\s+(?:attacker|adversary|intruder|scan|exploit|attack|red\s+team))\s+"
+                           r"(?:\w+\s+){0,3}?(?:from|to|into|through|via|on|at|in)\b(?=\s*(?:[.;,:!?)]|$|\s+(?:and|but|then|first|now)\b))|"
+                           r"upstream|downstream)", re.IGNORECASE)
+
+
+def moves_on_host_by_role(text: str) -> frozenset[str]:
+    """(r61l) The moves the text makes on a host it names only by its part in the story (`_HOST_BY_ROLE`), in the same
+    clause as the move, after it."""
+    found: set[str] = set()
+    for clause in re.split(r"[.;!?]|,\s*(?=(?:when|once|if|then|and|but)\b)", text or ""):
+        role = _HOST_BY_ROLE.search(clause)
+        if role is not None:
+            found |= set(verbs_in(clause[:role.start()]))
+    return frozenset(found)
+
+
 # (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
@@ -1811,6 +1838,25 @@ def moves_only_asked(text: str) -> frozenset[str]:
             asked |= set(verbs_in(found.group(0)))
     stated = set(verbs_in(_ASKED_SENTENCE.sub(" ", text)))
     return frozenset(v for v in asked if not any(same_verb(v, s) or same_verb(s, v) for s in stated))
+
+
+# (r61l) A ban inside a question: "who said never Remove User1?", "since when do we not Restore it?", "why would we never
+# Analyse Op_Host0?"
+# (not "why not ...?", "why don't we ...?": a move put forward, no ban asked about)
+_BAN_ASKED = re.compile(r"(?<!\bwhy\s)\b(?:never|don'?t(?!\s+(?:we|you|i)\b)|do\s+not|does\s+not|doesn'?t|not|no)\b", re.IGNORECASE)
+
+
+def bans_only_asked(text: str) -> bool:
+    """(r61l) Whether every move the text names is named only in questions nothing answers (`moves_only_asked`), each a
+    question about a ban of it ("Who said never Remove User1?", "Since when do we never Restore Op_Host2?"): the writer
+    asks about the ban, and teaches neither it nor the move. Kept semantic, such a note was injected wherever its host
+    was shown, as if it were the ban."""
+    asked = moves_only_asked(text or "")
+    verbs = set(verbs_in(text or ""))
+    if not verbs or not verbs <= asked:
+        return False
+    questions = [q.group(0) for q in _ASKED_SENTENCE.finditer(_assent_tag_away(text)) if verbs_in(q.group(0))]
+    return bool(questions) and all(_BAN_ASKED.search(q) for q in questions)
 
 
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:

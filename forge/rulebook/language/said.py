@@ -54,7 +54,7 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     kinds = {kind for verb, kind in limited_bans(read_wording(text).instruction).items() if same_verb(verb, banned) or banned == ANY_VERB}
     # (a time with a state it waits on, "not a Restore case yet" of a host at user level under an exploit, is a "never"
     # while that state holds, as the checks take it: checks._ban_limited; a count, or a time with no state, is none)
-    if kinds & {"count", "alone"}:
+    if kinds & {"count", "alone", "manner"}:
         return None
     if "time" in kinds and all(atom.bare() for atom, _ in atoms_of(said[0])):
         # (r55d) a time that is a window of steps the words give, "never Restore User2 in the first 3 steps", is a

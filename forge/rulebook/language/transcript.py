@@ -99,25 +99,52 @@ def rule_line(text: str) -> str:
     return rules[0]
 
 
-def settled_line(text: str) -> str:
-    """A chat log's rule: the last message that orders a move (`verbs_in`, `gives_order`), without the talk before its
-    colon (no move, and no host the rest does not name again); any other text as it stands. A log is two messages or
-    more and nothing else, each line a time and a speaker."""
+def _log(text: str) -> tuple[list, bool]:
+    """The messages of a chat log (timed, `_MESSAGE`, or untimed, `_untimed_log`) and whether it is untimed; [] where the
+    text is no log."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
     said = [_MESSAGE.match(line) for line in lines]
     timeless = not all(said)
     if timeless:
         said = _untimed_log(lines)  # (r60l) the same log pasted without its times
     if len(lines) < 2 or not said or not all(said):
-        return text
-    ordering = [m for m in said if verbs_in(m["said"]) and gives_order(_REPLY_LEAD.sub("", m["said"]))]
-    if not ordering:
-        return text
+        return [], timeless
+    return said, timeless
+
+
+def _ordering(said: list) -> list:
+    return [m for m in said if verbs_in(m["said"]) and gives_order(_REPLY_LEAD.sub("", m["said"]))]
+
+
+def _left_open(said: list, ordering: list, timeless: bool) -> bool:
+    """Whether the conversation leaves its last order open: a later message names a move and orders none (asked, doubted,
+    turned down), turns it down ("I still disagree"), or doubts it, defers it or laughs it off ("hmm", "let's talk
+    tomorrow", "lol no")."""
+    later = said[said.index(ordering[-1]) + 1:]
     if timeless and [m for m in said if verbs_in(m["said"])][-1] is not ordering[-1]:
-        return text  # (r60l) a later message names a move and orders none (asked, doubted, turned down): nothing settled
-    if timeless and any(_TURNED_DOWN.match(m["said"]) for m in said[said.index(ordering[-1]) + 1:]):
-        return text  # (r60l) "kim: I still disagree" after it: the conversation did not settle on it
-    if any(_AMENDED_OR_DOUBTED.search(m["said"]) or (_CONDITION_ADDED.search(m["said"]) and not _ASSENT_LEAD.match(m["said"]))
+        return True  # (r60l) a later message names a move and orders none (asked, doubted, turned down): nothing settled
+    if timeless and any(_TURNED_DOWN.match(m["said"]) for m in later):
+        return True  # (r60l) "kim: I still disagree" after it: the conversation did not settle on it
+    return any(_DOUBTED_OR_DEFERRED.search(m["said"]) for m in later)
+
+
+def log_unsettled(text: str) -> bool:
+    """(r61l) Whether the text is a chat log whose conversation never settles on an order (`_left_open`): read whole, it
+    orders nothing and forbids nothing (a compiled "do" of one speaker's proposal was stored as the rule)."""
+    said, timeless = _log(text)
+    ordering = _ordering(said) if said else []
+    return bool(ordering) and _left_open(said, ordering, timeless)
+
+
+def settled_line(text: str) -> str:
+    """A chat log's rule: the last message that orders a move (`verbs_in`, `gives_order`), without the talk before its
+    colon (no move, and no host the rest does not name again); any other text as it stands. A log is two messages or
+    more and nothing else, each line a time and a speaker."""
+    said, timeless = _log(text)
+    ordering = _ordering(said) if said else []
+    if not ordering or _left_open(said, ordering, timeless):
+        return text
+    if any(_AMENDED.search(m["said"]) or (_CONDITION_ADDED.search(m["said"]) and not _ASSENT_LEAD.match(m["said"]))
            for m in said[said.index(ordering[-1]) + 1:]):
         return text  # (r60d) "lee: only if User1 is clean", "kim: hmm, are you sure?" after it: not settled as it stands
     if timeless and not hosts_in(ordering[-1]["said"]) and hosts_in(text):
@@ -127,15 +154,22 @@ def settled_line(text: str) -> str:
 
 # (r60d) A later message that narrows the settled one or doubts it, with no order of its own: a condition or an exception
 # it adds ("lee: only if User1 is clean", "kim: but never when Op_Server0 is rooted"), a doubt or a pause ("hmm, are you
-# sure?", "wait", "let me think"). Read as settled on the message before it, the rule dropped the condition the log
+# sure?", "wait", "let me think": `_DOUBTED_OR_DEFERRED`). Read as settled on the message before it, the rule dropped the condition the log
 # added (wider than the conversation) or took a proposal still in doubt for its order. Small talk after it ("who has
 # the keys to the lab?") settles nothing else and leaves it. A condition said after an assent, "agreed, cheap until it
 # spreads", is the settled rule's said again (`_CONDITION_ADDED` only where no assent opens the message).
-_AMENDED_OR_DOUBTED = re.compile(r"\b(?:unless|only|except|but\s+(?:not|never|only)|never|"
-                                 r"not\s+(?:sure|convinced|yet|agreed|so\s+fast)|unsure|doubt\w*|(?:are|r)\s+(?:you|u)\s+sure|"
-                                 r"hmm+|wait|hold\s+(?:on|off)|let\s+me\s+think|sleep\s+on\s+it|"
-                                 r"(?:ask|check\s+with|run\s+(?:it|this|that)\s+(?:by|past))\s+(?:the\s+)?(?:lead|boss|manager|team|them))\b",
-                                 re.IGNORECASE)
+_AMENDED = re.compile(r"\b(?:unless|only|except|but\s+(?:not|never|only)|never)\b", re.IGNORECASE)
+# (r61l) ... of which a doubt, a pause, a deferral or a joke leaves the order open (not a condition added, which the
+# compiler may read whole): "hmm", "not sure", "let's talk tomorrow", "let's pick it up later", "lol no", "haha, sure".
+# Read as settled, a proposal the log laughed off or put off was stored as its order.
+_DOUBTED_OR_DEFERRED = re.compile(r"\b(?:not\s+(?:sure|convinced|agreed|so\s+fast)|unsure|doubt\w*|(?:are|r)\s+(?:you|u)\s+sure|"
+                                  r"hmm+|wait|hold\s+(?:on|off)|let\s+me\s+think|sleep\s+on\s+it|"
+                                  r"(?:ask|check\s+with|run\s+(?:it|this|that)\s+(?:by|past))\s+(?:the\s+)?(?:lead|boss|manager|team|them)|"
+                                  r"lol|lmao|rofl|haha\w*|heh|jk|just\s+kidding|kidding|"
+                                  r"(?:let['\u2019]?s|we(?:['\u2019]ll|\s+will|\s+can)?)\s+(?:talk|discuss|decide|pick\s+(?:it|this|that)\s+up|"
+                                  r"revisit|come\s+back\s+to|circle\s+back|chat|sync)\b[^.!?]*?\b(?:tomorrow|later|monday|next\s+\w+|another\s+time|after)|"
+                                  r"(?:talk|discuss\s+(?:it|this|that))\s+(?:tomorrow|later)|park\s+(?:it|this|that)|table\s+(?:it|this|that))\b",
+                                  re.IGNORECASE)
 _CONDITION_ADDED = re.compile(r"\b(?:if|when|whenever|once|until|till)\b", re.IGNORECASE)
 _ASSENT_LEAD = re.compile(r"^\W*(?:ok(?:ay)?|fine|fair(?:\s+enough)?|agreed|yes|yeah|yep|sure|deal|right|good|sounds\s+good)\b",
                           re.IGNORECASE)
