@@ -138,10 +138,10 @@ def test_an_entry_is_checked_against_its_text_once_and_keeps_its_verdict(monkeyp
     when = {"host": "Op_Host2", "compromise": "User"}
     action = {"mode": "do", "verb": "Restore", "target": "Op_Host2"}
     try:
-        first = compiling.content_meaning("Restore Op_Host2 when it is held at user level.", when, action)
-        again = compiling.content_meaning("Restore Op_Host2 when it is held at user level.", dict(when), dict(action))
-        other = compiling.content_meaning("Restore Op_Host1 when it is held at user level.", when, action)
+        first = compiling.content_meaning("Restore Op_Host2 while red has a user shell there.", when, action)
+        again = compiling.content_meaning("Restore Op_Host2 while red has a user shell there.", dict(when), dict(action))
+        other = compiling.content_meaning("Restore Op_Host1 while red has a user shell there.", when, action)
     finally:
         compiling._text_problem_of.cache_clear()  # no stand-in verdict outlives this test
     assert first == again and first.problem == "" and "stand-in verdict" in other.problem
-    assert asked == ["Restore Op_Host2 when it is held at user level.", "Restore Op_Host1 when it is held at user level."]
+    assert asked == ["Restore Op_Host2 while red has a user shell there.", "Restore Op_Host1 while red has a user shell there."]

@@ -33,7 +33,7 @@ def _holds(text: str, context: str):
 
 
 def test_the_server_set_apart_from_the_op_hosts_is_op_server0():
-    text = "Op machines (not the server): on a confirmed exploit, pull the attacker off it with a Remove."
+    text = "Op machines (not the server): once an exploit is confirmed there, evict red by a Remove."
     words = read_wording(text)
     assert "Operational" in words.classes and "Op_Server0" in words.excepted
     wide = {"class": "any", "activity": "Exploit"}
@@ -41,7 +41,7 @@ def test_the_server_set_apart_from_the_op_hosts_is_op_server0():
 
 
 def test_a_rule_on_the_op_hosts_but_the_server_stays_off_the_server():
-    text = "Op machines (not the server): on a confirmed exploit, pull the attacker off it with a Remove."
+    text = "Op machines (not the server): once an exploit is confirmed there, evict red by a Remove."
     assert _holds(text, "Alerts:\nOp_Server0: Activity Exploit, Compromised User") is not True
     assert _holds(text, "Alerts:\nUser3: Activity Exploit, Compromised User") is not True
     assert _holds(text, "Alerts:\nOp_Host2: Activity Exploit, Compromised User") is True

@@ -109,7 +109,7 @@ def test_an_order_the_writer_denies_or_disowns_orders_nothing():
 
 def test_a_ban_again_when_keeps_its_condition():
     """(guard) checks: "don't <move> X again when <state>" is a ban in that state, never one held in every state."""
-    text = "Don't Analyse Op_Host2 again when it only shows a scan."
+    text = "Don't Analyse Op_Host2 again while its row merely shows a scan."
     assert text_problem(text, {"host": "Op_Host2"}, _never("Analyse", "Op_Host2")) is not None
     assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"}, _never("Analyse", "Op_Host2")) is not None
 
