@@ -866,23 +866,7 @@ def written_out(text: str) -> str:
     # value, "when the reward drops", the step was no part of the order)
     text = re.sub(r"\b(d)rop(s|ped|ping)?(?=\s+(?:(?:a|an|one|the)\s+)?decoy)", lambda m: ("P" if m[1] == "D" else "p") + "ut"
                   + {"s": "s", "ped": "", "ping": "ting"}.get(m[2] or "", ""), text, flags=re.IGNORECASE)
-    # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
-    text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
-    # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
-    # before it was no order and its situation's "not" a negation of the move)
-    text = re.sub(r"\b(r)ec{1,2}om{1,2}[ae]nd(?=s\b|ed\b|ing\b|\b)", r"\1ecommend", text, flags=re.IGNORECASE)
-    # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
-    text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
-    # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
-    text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
-    # (r38m) "priv esc", "privesc", "priv-esc": the note's shorthand of "privilege escalation" (read word by word, the
-    # "esc" was left unplaced and the condition unread)
-    text = re.sub(r"\b(p)riv[\s-]?esc\b\.?", r"\1rivilege escalation", text, flags=re.IGNORECASE)
-    # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
-    text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
-    # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
-    text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
-                                 else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
+    text = _note_abbreviations_said(text)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
     text = re.sub(r"\s+[&+]\s+", " and ", _code_operators_said(text))
@@ -902,6 +886,29 @@ def written_out(text: str) -> str:
     # order's Remove of User0 was accepted)
     text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", _THEY_HOLD.sub("the attacker holds ", text))
+
+
+def _note_abbreviations_said(text: str) -> str:
+    """`text` with a hurried note's abbreviations of the rule language's words written out: "rec", "recomend", "lvl",
+    "usr level", "priv esc", "priv" and the past participles with their vowels dropped ("rmvd", "rstrd")."""
+    # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
+    text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
+    # before it was no order and its situation's "not" a negation of the move)
+    text = re.sub(r"\b(r)ec{1,2}om{1,2}[ae]nd(?=s\b|ed\b|ing\b|\b)", r"\1ecommend", text, flags=re.IGNORECASE)
+    # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
+    text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
+    # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
+    text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
+    # (r38m) "priv esc", "privesc", "priv-esc": the note's shorthand of "privilege escalation" (read word by word, the
+    # "esc" was left unplaced and the condition unread)
+    text = re.sub(r"\b(p)riv[\s-]?esc\b\.?", r"\1rivilege escalation", text, flags=re.IGNORECASE)
+    # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
+    text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
+    # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
+    text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
+                                 else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
+    return text
 
 
 def _code_operators_said(text: str) -> str:
