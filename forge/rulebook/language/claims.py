@@ -236,7 +236,7 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
     hosts "both" or "they" stand for (the hosts of its sentence): "when both are compromised" claims each of them
     compromised, "when either is" one of them. `universal`: "all user hosts are compromised" claims each of them (a
     condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import Always, Not  # lazy: beside this module
+    from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
@@ -266,12 +266,7 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
             unresolved.append(clause)  # two subjects, each with a state of its own, read as one clause: not the whole
         named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
-            if _EVENT_OVER.search(clause):
-                parts.append(Not(Always()))  # (r61d) "until the scan is over": see `_EVENT_OVER`; unknown
-                continue
-            inner = claims(NOT_YET.sub("", clause), last, unresolved)
-            if inner is not None:
-                parts.append(Not(_or_landed(inner) if _LANDED.search(clause) else inner))
+            parts.extend(_not_yet(clause, last, unresolved))
             continue
         statements = host_statements(clause)
         besides = last if last is not None else group[0] if len(group) == 1 else None
@@ -686,6 +681,17 @@ _EVENT_OVER = re.compile(r"\b(?:is|are|was|were|gets?|be)\s+(?:all\s+|fully\s+|r
 _LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:(?!being\b)\w+\s+)?(?:been\s+)?exploited\b|"
                      r"\b(?:red|the\s+(?:attacker|adversary|intruder|red\s+team))\s+(?:\w+\s+)?exploits\b|"
                      r"\bthe\s+exploit\s+(?:lands|hits|succeeds|goes\s+through|gets\s+through)\b", re.IGNORECASE)
+
+
+def _not_yet(clause: str, last: Optional[str], unresolved: Optional[list]) -> list:
+    """The claims of a clause that says a state not yet so (`NOT_YET`): the state denied, an exploit as landed too
+    (`_LANDED`); unknown where the state is an event's end (`_EVENT_OVER`); none where its words read no state."""
+    from forge.rulebook.language.predicate import Always, Not  # lazy: beside this module
+
+    if _EVENT_OVER.search(clause):
+        return [Not(Always())]
+    inner = claims(NOT_YET.sub("", clause), last, unresolved)
+    return [] if inner is None else [Not(_or_landed(inner) if _LANDED.search(clause) else inner)]
 
 
 def _or_landed(found):
