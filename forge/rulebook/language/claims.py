@@ -266,9 +266,7 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
             unresolved.append(clause)  # two subjects, each with a state of its own, read as one clause: not the whole
         named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
-            inner = claims(NOT_YET.sub("", clause), last, unresolved)
-            if inner is not None:
-                parts.append(Not(_or_landed(inner) if _LANDED.search(clause) else inner))
+            parts.extend(_not_yet(clause, last, unresolved))
             continue
         statements = host_statements(clause)
         besides = last if last is not None else group[0] if len(group) == 1 else None
@@ -670,10 +668,30 @@ def _terse_split(pieces: list[str]) -> list[str]:
     return out
 
 
+# (r61d) An event said at its end, "until the scan is over", "before the attack is over": the time after the event, which
+# no row shows (read as the event, "not yet so" held where it had not come, and lifted while it lasted: the opposite)
+_EVENT_OVER = re.compile(r"\b(?:is|are|was|were|gets?|be)\s+(?:all\s+|fully\s+|really\s+)?over\b", re.IGNORECASE)
+
+
 # "unless it has been exploited", "until it gets exploited": an exploit that landed, so the host's row may show the
 # compromise it left and no Exploit activity any more; "not yet" so is neither (`_or_landed`).
 # ("unless it is being exploited": the exploit under way, its activity alone)
-_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:(?!being\b)\w+\s+)?(?:been\s+)?exploited\b", re.IGNORECASE)
+# (r61d: and the attacker's move said as the moment it is made, "until red exploits it", "before the exploit lands": once
+# made, it has landed too; read as the alert alone, a ban up to it was held again on the host it left rooted)
+_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:(?!being\b)\w+\s+)?(?:been\s+)?exploited\b|"
+                     r"\b(?:red|the\s+(?:attacker|adversary|intruder|red\s+team))\s+(?:\w+\s+)?exploits\b|"
+                     r"\bthe\s+exploit\s+(?:lands|hits|succeeds|goes\s+through|gets\s+through)\b", re.IGNORECASE)
+
+
+def _not_yet(clause: str, last: Optional[str], unresolved: Optional[list]) -> list:
+    """The claims of a clause that says a state not yet so (`NOT_YET`): the state denied, an exploit as landed too
+    (`_LANDED`); unknown where the state is an event's end (`_EVENT_OVER`); none where its words read no state."""
+    from forge.rulebook.language.predicate import Always, Not  # lazy: beside this module
+
+    if _EVENT_OVER.search(clause):
+        return [Not(Always())]
+    inner = claims(NOT_YET.sub("", clause), last, unresolved)
+    return [] if inner is None else [Not(_or_landed(inner) if _LANDED.search(clause) else inner)]
 
 
 def _or_landed(found):

@@ -362,8 +362,9 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         # the very step the lesson leaves out; where what it says of the time is not read, unknown
         rest = _claims_read(directive, semantic_reason, text)
         return Not(Always()) if rest is None or rest == Not(Always()) else all_of([story, rest])
-    if lesson.prohibitions and not lesson.conditions and _AHEAD_OF_TIME.search(lesson.instruction):
-        return _before_its_time(_claims_read(directive, semantic_reason, text), hosts_in(lesson.instruction))
+    if lesson.prohibitions and not lesson.conditions and _AHEAD_OF_TIME.search(lesson.instruction) \
+            and not _AFTER_ITS_EVENT.search(lesson.instruction):
+        return _before_its_time(_claims_read(directive, semantic_reason, text), lesson.instruction)
     return _claims_read(directive, semantic_reason, text)
 
 
@@ -373,23 +374,46 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
 _AHEAD_OF_TIME = re.compile(rf"\b(?:{IN_ADVANCE})\b", re.IGNORECASE)
 
 
-def _before_its_time(read, hosts: tuple[str, ...]):
-    """The claims of a ban only ahead of its time, from those its words read (`read`): its hosts shown, the event read
-    (a state of them) not yet so; with no event read, its hosts quiet (any event of the attack may be the one it waits
-    on). Unknown (silent) where it names no host, or its words read no claims."""
+# (r61d) ... only where its words wait on the event, and say no state but that event (`_WAITED_EVENT`: "wait for the
+# exploit", "until it is rooted", "let it show first"): a state said otherwise ("too soon on a privileged compromise",
+# "prematurely during a scan") is when the ban holds, and read as the event it waited on, the ban was injected everywhere
+# but there. An event that is an ending ("wait for the scan to end", "until it is clean") holds the ban in its state too,
+# and one said "after" the ban ("too soon after the exploit") is the time it holds in: the state as read
+# (`_AFTER_ITS_EVENT`), or, "after" elsewhere, unknown.
+_WAITED_EVENT = re.compile(r"\b(?:wait(?:s|ed|ing)?\s+(?:\w+\s+)?(?:for|until|till|on)|until|till|before|in\s+advance\s+of|"
+                           r"ahead\s+of|let)\b[^.;:!?]*", re.IGNORECASE)
+_EVENT_ENDS = re.compile(r"\b(?:end(?:s|ed)?|over|finish\w*|stops?|stopped|done|gone|leaves?|left|clean\w*|clear\w*|quiet\w*|"
+                         r"pass(?:es|ed)|subsides?|after)\b", re.IGNORECASE)
+_AFTER_ITS_EVENT = re.compile(rf"\b(?:{IN_ADVANCE})\s+(?:after|once|following)\b", re.IGNORECASE)
+
+
+def _before_its_time(read, instruction: str):
+    """The claims of a ban only ahead of its time (`instruction`), from those its words read (`read`): its hosts shown,
+    the event read (a state of them) not yet so; with no event read, or a scan (which an exploit and a compromise come
+    after), its hosts quiet (any event of the attack may be the one it waits on). Unknown (silent) where it names no
+    host, its words read no claims, or say a state as no event waited on (`_WAITED_EVENT`, `_EVENT_ENDS`)."""
     from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Atom, Not, atoms_of  # lazy: as in `claims`
 
+    hosts = hosts_in(instruction)
     if not hosts or read is None or read == Not(Always()):
         return Not(Always())
-    shown = [Atom(host=h) for h in hosts]
+    quiet = all_of([Atom(host=h, activity=QUIET_ACTIVITY, compromise=QUIET_COMPROMISE) for h in hosts])
     if all(atom.bare() for atom, _ in atoms_of(read)):
-        return all_of([Atom(host=h, activity=QUIET_ACTIVITY, compromise=QUIET_COMPROMISE) for h in hosts])
+        return quiet
     if any(negated for _, negated in atoms_of(read)):
         return Not(Always())  # (an event said by a denial of its own is not read here: unknown)
+    untimed = _AHEAD_OF_TIME.sub(" ", instruction)  # ("before its time" is the ban's own time, no event waited on)
+    events = [m[0] for m in _WAITED_EVENT.finditer(untimed)]
+    besides = claims(_WAITED_EVENT.sub(" ", untimed))
+    if not events or any(_EVENT_ENDS.search(e) for e in events) or (
+            besides is not None and not all(atom.bare() for atom, _ in atoms_of(besides))):
+        return Not(Always())
+    if isinstance(read, Atom) and read.activity == "Scan" and read.compromise is None and read.host in hosts:
+        return quiet  # (a host that shows an exploit or a compromise has been scanned: the time has come then too)
     if isinstance(read, Atom) and read.activity == "Exploit" and read.compromise is None and read.host:
         # (an exploit that landed leaves the host held once the alert is gone: the time has come then too)
         read = AnyOf((read, Atom(host=read.host, compromise="any")))
-    return AllOf((*shown, Not(read)))
+    return AllOf((*(Atom(host=h) for h in hosts), Not(read)))
 
 
 # (r54h) A prohibition conceded in a state ("never Analyse Enterprise0, even if it is held"), said with the move to make
